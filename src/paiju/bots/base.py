@@ -1,0 +1,86 @@
+"""The bot interface and the loop that lets bots play a game through the protocol alone.
+
+A bot is given a seat's view (the same dict the card room sends that seat) and that seat's legal
+actions; it never touches the game object, so it cannot see what its seat cannot.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from paiju.core.game import Action, Event, Game, View
+from paiju.core.registry import get_game
+
+
+class Bot(Protocol):
+    """Chooses one of ``legal`` from what its seat sees."""
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action: ...
+
+
+class RandomBot:
+    """Uniformly random legal actions: the baseline every study compares against."""
+
+    needs_view = False
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        return legal[self.rng.randrange(len(legal))]
+
+
+BotFactory = Callable[[int], Bot]
+
+
+def _game_bots(game: str) -> dict[str, BotFactory]:
+    """Each game module lists its bots in ``BOTS``; ``random`` is always there."""
+    cls = get_game(game)
+    module = importlib.import_module(cls.__module__.rsplit(".", 1)[0] + ".bots")
+    bots: dict[str, BotFactory] = {"random": RandomBot}
+    bots.update(getattr(module, "BOTS", {}))
+    return bots
+
+
+def bot_names(game: str) -> list[str]:
+    return list(_game_bots(game))
+
+
+def get_bot(game: str, kind: str = "best", seed: int = 0) -> Bot:
+    """A bot for ``game``; ``best`` is the strongest the game offers."""
+    bots = _game_bots(game)
+    if kind == "best":
+        kind = next((k for k in bots if k != "random"), "random")
+    if kind not in bots:
+        raise KeyError(f"no bot {kind!r} for {game}; known: {', '.join(bots)}")
+    return bots[kind](seed)
+
+
+def play_out(
+    game: Game[Any],
+    bots: Sequence[Bot],
+    *,
+    on_event: Callable[[Event], None] | None = None,
+    max_steps: int = 1_000_000,
+) -> Game[Any]:
+    """Let ``bots[seat]`` play every decision until the game ends; returns the game."""
+    steps = 0
+    while not game.finished:
+        movers = game.to_move()
+        if not movers:
+            raise RuntimeError(f"{game.name}: not finished but nobody to move")
+        seat = movers[0]
+        bot = bots[seat]
+        legal = game.legal_actions(seat)
+        view = game.view(seat) if getattr(bot, "needs_view", True) else {}
+        action = bot.act(view, legal)
+        for ev in game.apply(seat, action):
+            if on_event is not None:
+                on_event(ev)
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError(f"{game.name}: no end after {max_steps} steps")
+    return game

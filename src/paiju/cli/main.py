@@ -1,0 +1,169 @@
+"""``paiju``: play in the terminal, simulate bot matches, replay records, serve the card room."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+
+from paiju.bots import get_bot
+from paiju.core import ConfigError, Game, Record, UnknownGameError, game_names, get_game
+
+app = typer.Typer(help="牌局 paiju — Chinese regional card and tile games.", no_args_is_help=True)
+err = Console(stderr=True)
+
+
+def _config(game: str, options: list[str] | None) -> Any:
+    cls = get_game(game)
+    data: dict[str, Any] = {}
+    for item in options or []:
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"--option takes key=value, not {item!r}")
+        try:
+            data[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            data[key] = raw
+    try:
+        return cls.config_class.from_dict(data)
+    except ConfigError as e:
+        raise typer.BadParameter(str(e)) from e
+
+
+def _game_class(name: str) -> type[Game[Any]]:
+    try:
+        return get_game(name)
+    except UnknownGameError as e:
+        raise typer.BadParameter(str(e)) from e
+
+
+@app.command()
+def games() -> None:
+    """List the registered games."""
+    for name in game_names():
+        cls = get_game(name)
+        typer.echo(f"{name}\t{cls.display.get('zh', '')}\t{cls.display.get('en', '')}")
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="shuiyu | huashui | shengji | weimaque")],
+    seat: Annotated[int, typer.Option(help="your seat")] = 0,
+    seed: Annotated[int | None, typer.Option(help="deal seed (random if omitted)")] = None,
+    bots: Annotated[str, typer.Option(help="bot kind for the other seats")] = "best",
+    lang: Annotated[str, typer.Option(help="zh or en")] = "zh",
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option key=value")] = None,
+    watch: Annotated[bool, typer.Option(help="watch only (偎麻雀: sit as the 守醒)")] = False,
+    save: Annotated[Path | None, typer.Option(help="write the game record here at the end")] = None,
+) -> None:
+    """Play against bots in the terminal."""
+    from paiju.cli.terminal import play_terminal
+
+    cls = _game_class(game)
+    cfg = _config(game, option)
+    seed = seed if seed is not None else int(time.time() * 1000) % 2**31
+    g = cls.new(cfg, seed)
+    hooks_watch = getattr(g, "watcher_seat", None)
+    human: int | None = None if watch else seat
+    watch_seat = hooks_watch() if (watch and callable(hooks_watch)) else None
+    bot_seats = {s: get_bot(game, bots, seed + s) for s in range(g.num_seats) if s != human}
+    try:
+        play_terminal(g, human, bot_seats, lang=lang, watch=watch_seat)
+    except (KeyboardInterrupt, EOFError):
+        err.print("\n再见 bye")
+    if save is not None:
+        save.write_text(g.record().to_json(), encoding="utf-8")
+        err.print(f"record saved to {save}")
+
+
+@app.command()
+def sim(
+    game: str,
+    games: Annotated[int, typer.Option("--games", "-n", help="number of matches")] = 100,
+    seed: Annotated[int, typer.Option(help="first seed; match i uses seed+i")] = 0,
+    bots: Annotated[str, typer.Option(help="bot kind per seat, comma-separated, or one for all")] = "best",
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option key=value")] = None,
+    progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
+) -> None:
+    """Bots only: play N seeded matches and print a JSON summary."""
+    from paiju.bots import play_out
+
+    cls = _game_class(game)
+    cfg = _config(game, option)
+    kinds = bots.split(",")
+    start = time.perf_counter()
+    probe = cls.new(cfg, seed)
+    n_seats = probe.num_seats
+    if len(kinds) == 1:
+        kinds = kinds * n_seats
+    if len(kinds) != n_seats:
+        raise typer.BadParameter(f"{game} has {n_seats} seats; give 1 or {n_seats} bot kinds")
+    totals = [0.0] * n_seats
+    actions = 0
+    with Progress(console=err, disable=not progress, transient=True) as bar:
+        task = bar.add_task(f"{game}", total=games)
+        for i in range(games):
+            g = cls.new(cfg, seed + i)
+            seat_bots = [get_bot(game, k, (seed + i) * 31 + s) for s, k in enumerate(kinds)]
+            play_out(g, seat_bots)
+            result = g.result()
+            assert result is not None
+            for s, v in enumerate(result.scores):
+                totals[s] += v
+            actions += len(g.history)
+            bar.advance(task)
+    seconds = time.perf_counter() - start
+    summary = {
+        "game": game, "games": games, "seed": seed, "bots": kinds, "config": cfg.to_dict(),
+        "totals": totals, "mean_per_game": [t / games for t in totals],
+        "actions": actions, "seconds": round(seconds, 3), "games_per_second": round(games / seconds, 1),
+    }
+    typer.echo(json.dumps(summary, ensure_ascii=False))
+
+
+@app.command()
+def replay(
+    file: Path,
+    lang: Annotated[str, typer.Option(help="zh or en")] = "zh",
+) -> None:
+    """Print a saved game record move by move."""
+    from paiju.cli.terminal import format_event, render_view
+
+    console = Console()
+    try:
+        rec = Record.from_json(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise typer.BadParameter(f"cannot read record {file}: {e}") from e
+    cls = _game_class(rec.game)
+    g = cls(cls.config_class.from_dict(rec.config), rec.seed, rec.deal)
+    console.print(f"[bold]{rec.game}[/] seed={rec.seed} config={json.dumps(rec.config, ensure_ascii=False)}")
+    for n, (seat, action) in enumerate(rec.actions, 1):
+        label = g.describe(action, lang)
+        events = g.apply(seat, action)
+        console.print(f"{n:>4}. seat {seat}: {label}  [dim]{action}[/]")
+        for ev in events:
+            console.print(f"      · {format_event(g, ev, lang)}")
+    console.print(render_view(g, g.view(-2), lang))
+    result = g.result()
+    if result is not None:
+        console.print("totals: " + "  ".join(f"{i}:{s:g}" for i, s in enumerate(result.scores)))
+
+
+def _register_optional() -> None:
+    """Commands from extras (the card room) appear when their module is present."""
+    try:
+        from paiju.server.cli import register  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return
+    register(app)
+
+
+_register_optional()
+
+if __name__ == "__main__":
+    app()

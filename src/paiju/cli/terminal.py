@@ -1,0 +1,111 @@
+"""Playing a game in the terminal: the generic loop, with each game's ``cli.render`` drawing the table."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.prompt import Prompt
+
+from paiju.bots import Bot
+from paiju.core import ActionError, Event, Game, View
+
+
+def game_cli(game: Game[Any]) -> ModuleType | None:
+    """The game's own terminal hooks (``render`` and optionally ``parse_input``), if it has them."""
+    try:
+        return importlib.import_module(type(game).__module__.rsplit(".", 1)[0] + ".cli")
+    except ModuleNotFoundError:
+        return None
+
+
+def render_view(game: Game[Any], view: View, lang: str) -> Any:
+    hooks = game_cli(game)
+    if hooks is not None and hasattr(hooks, "render"):
+        return hooks.render(view, lang)
+    import json
+
+    return json.dumps(view, ensure_ascii=False, indent=1)
+
+
+def format_event(game: Game[Any], event: Event, lang: str) -> str:
+    hooks = game_cli(game)
+    if hooks is not None and hasattr(hooks, "format_event"):
+        text: str = hooks.format_event(event, lang)
+        return text
+    return " ".join(f"{k}={v}" for k, v in event.items())
+
+
+def choose_action(
+    game: Game[Any], seat: int, legal: Sequence[str], console: Console, lang: str,
+    ask: Callable[[str], str],
+) -> str:
+    """Offer the legal actions numbered; accept a number or the action's text.  Bad input gets a hint."""
+    hooks = game_cli(game)
+    for i, a in enumerate(legal[:40]):
+        console.print(f"  [bold cyan]{i + 1:>2}[/] {game.describe(a, lang)}  [dim]{a}[/]")
+    if len(legal) > 40:
+        console.print(f"  … {len(legal) - 40} more; type the action itself")
+    while True:
+        text = ask("你的选择 / your choice").strip()
+        if text in ("?", "h", "help"):
+            console.print("[dim]输入编号或动作文字 · type a number or the action text; q quits[/]")
+            continue
+        if text in ("q", "quit"):
+            raise KeyboardInterrupt
+        if text.isdigit() and 1 <= int(text) <= min(len(legal), 40):
+            return legal[int(text) - 1]
+        if hooks is not None and hasattr(hooks, "parse_input"):
+            parsed = hooks.parse_input(text, legal)
+            if parsed is not None:
+                return str(parsed)
+        if game.is_legal(seat, text):
+            return text
+        console.print(f"[red]无效输入 invalid:[/] {text!r} — 输入 1–{min(len(legal), 40)} 或动作文字 "
+                      "(type a number or an action shown above; ? for help)")
+
+
+def play_terminal(
+    game: Game[Any],
+    human: int | None,
+    bots: dict[int, Bot],
+    *,
+    lang: str = "zh",
+    console: Console | None = None,
+    ask: Callable[[str], str] | None = None,
+    watch: int | None = None,
+) -> Game[Any]:
+    """Run a game with one human seat (or none, watching as ``watch``) against bots, until it ends."""
+    console = console or Console()
+    ask = ask or (lambda prompt: Prompt.ask(prompt, console=console))
+    viewer = human if human is not None else (watch if watch is not None else -1)
+    shown_for = -1
+    while not game.finished:
+        movers = game.to_move()
+        if human is not None and human in movers:
+            if shown_for != len(game.history):
+                console.print(Panel(render_view(game, game.view(human), lang)))
+                shown_for = len(game.history)
+            legal = game.legal_actions(human)
+            action = choose_action(game, human, legal, console, lang, ask)
+            seat = human
+        else:
+            seat = next(s for s in movers if s != human)
+            bot = bots[seat]
+            action = bot.act(game.view(seat), game.legal_actions(seat))
+        try:
+            events = game.apply(seat, action)
+        except ActionError as e:  # a human's typed text that slipped past the checks
+            console.print(f"[red]{e}[/]")
+            continue
+        for ev in events:
+            console.print(f"[dim]·[/] {format_event(game, ev, lang)}")
+    console.print(Panel(render_view(game, game.view(viewer), lang), title="终局 final"))
+    result = game.result()
+    if result is not None:
+        console.print("总分 totals: " + "  ".join(f"{i}:{s:g}" for i, s in enumerate(result.scores)))
+    return game

@@ -1,0 +1,83 @@
+"""The shared notation for French-suited cards: ``AS 10H KD``, jokers ``BJ`` and ``SJ``.
+
+A card is a small int: ``rank_index * 4 + suit`` for the 52 ranked cards (rank index 0 = A … 12 = K,
+suit 0..3 = S H C D), then 52 = small joker, 53 = big joker.  Several decks repeat the same ints; a
+hand is a list (or a count vector) of them.  Tables are built once at import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .errors import NotationError
+
+Card = int
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "C", "D")
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+SUIT_ZH = {"S": "黑桃", "H": "红桃", "C": "梅花", "D": "方块"}
+SMALL_JOKER: Card = 52
+BIG_JOKER: Card = 53
+NUM_KINDS = 54
+
+_TEXT: list[str] = [r + s for r in RANKS for s in SUITS] + ["SJ", "BJ"]
+_PARSE: dict[str, Card] = {}
+for _i, _t in enumerate(_TEXT):
+    for _alias in (_t, _t.replace("10", "T", 1)):
+        _PARSE[_alias] = _i
+        _PARSE[_alias.lower()] = _i
+
+
+def rank_of(card: Card) -> int:
+    """Rank number 1 (A) … 13 (K); jokers give 14 (small) and 15 (big)."""
+    return card // 4 + 1 if card < 52 else card - 38
+
+
+def suit_of(card: Card) -> str | None:
+    """Suit letter, or None for a joker."""
+    return SUITS[card % 4] if card < 52 else None
+
+
+def suit_index(card: Card) -> int:
+    """0..3 for S H C D, 4 for jokers."""
+    return card % 4 if card < 52 else 4
+
+
+def make(rank: int, suit: str) -> Card:
+    """Card from a rank number 1..13 and a suit letter."""
+    return (rank - 1) * 4 + SUITS.index(suit)
+
+
+def card_text(card: Card) -> str:
+    return _TEXT[card]
+
+
+def parse_card(token: str) -> Card:
+    try:
+        return _PARSE[token.strip()]
+    except KeyError:
+        raise NotationError(f"bad card {token!r}: expected rank A 2…10 J Q K then suit S H C D, or BJ/SJ") from None
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse ``"AS 10H KD"`` (or a list of tokens); commas and ``|`` are not separators here."""
+    tokens = text.split() if isinstance(text, str) else list(text)
+    return [parse_card(t) for t in tokens]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return " ".join(_TEXT[c] for c in cards)
+
+
+def pretty(card: Card) -> str:
+    """Card with its suit symbol, for terminals and logs: ``A♠``."""
+    t = _TEXT[card]
+    if card >= 52:
+        return "大王" if card == BIG_JOKER else "小王"
+    return t[:-1] + SUIT_SYMBOLS[t[-1]]
+
+
+def deck(decks: int = 1, *, jokers: bool = False) -> list[Card]:
+    one = list(range(54 if jokers else 52))
+    return one * decks

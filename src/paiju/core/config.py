@@ -1,0 +1,162 @@
+"""Rules configs: frozen dataclasses of named options that validate and round-trip through JSON.
+
+Every option carries its own metadata (bilingual label, allowed values, bounds) so the card room can
+build its create-table form from the config class alone, and old saved records still load when new
+options appear (missing keys take their defaults).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
+
+from .errors import ConfigError
+
+
+def option(
+    default: Any,
+    *,
+    zh: str,
+    en: str,
+    choices: Sequence[Any] | None = None,
+    min: float | None = None,
+    max: float | None = None,
+) -> Any:
+    """Declare one rule option with its label and bounds (used by validation and by the lobby form)."""
+    meta = {"zh": zh, "en": en, "choices": tuple(choices) if choices is not None else None,
+            "min": min, "max": max}
+    if isinstance(default, list | dict):
+        raise TypeError("option defaults must be immutable (use a tuple)")
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def _check_type(name: str, value: Any, hint: Any) -> Any:
+    """Coerce JSON values to the declared type, refusing anything that would silently change meaning."""
+    origin = typing.get_origin(hint)
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"option {name!r} must be true or false, not {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"option {name!r} must be an integer, not {value!r}")
+        return value
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(f"option {name!r} must be a number, not {value!r}")
+        return float(value)
+    if hint is str:
+        if not isinstance(value, str):
+            raise ConfigError(f"option {name!r} must be a string, not {value!r}")
+        return value
+    if origin is tuple:
+        if not isinstance(value, list | tuple):
+            raise ConfigError(f"option {name!r} must be a list, not {value!r}")
+        args = typing.get_args(hint)
+        item = args[0] if args else Any
+        return tuple(_check_type(name, v, item) if item is not Any else v for v in value)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(hint)
+        if value is None and type(None) in args:
+            return None
+        errors = []
+        for a in args:
+            if a is type(None):
+                continue
+            try:
+                return _check_type(name, value, a)
+            except ConfigError as e:
+                errors.append(str(e))
+        raise ConfigError("; ".join(errors) or f"option {name!r}: bad value {value!r}")
+    if origin is typing.Literal:
+        if value not in typing.get_args(hint):
+            raise ConfigError(f"option {name!r} must be one of {typing.get_args(hint)}, not {value!r}")
+        return value
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class RulesConfig:
+    """Base of every game's rules config.  Subclasses are frozen dataclasses declared with ``option``."""
+
+    game: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        hints = typing.get_type_hints(type(self))
+        for f in dataclasses.fields(self):
+            value = _check_type(f.name, getattr(self, f.name), hints[f.name])
+            object.__setattr__(self, f.name, value)
+            meta = f.metadata
+            if meta.get("choices") is not None and value not in meta["choices"]:
+                raise ConfigError(f"option {f.name!r} must be one of {list(meta['choices'])}, not {value!r}")
+            if meta.get("min") is not None and value < meta["min"]:
+                raise ConfigError(f"option {f.name!r} must be at least {meta['min']}, not {value!r}")
+            if meta.get("max") is not None and value > meta["max"]:
+                raise ConfigError(f"option {f.name!r} must be at most {meta['max']}, not {value!r}")
+        self.validate()
+
+    def validate(self) -> None:
+        """Cross-option checks; subclasses raise ConfigError."""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = list(v) if isinstance(v, tuple) else v
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Self:
+        data = dict(data or {})
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ConfigError(f"unknown option(s) for {cls.game or cls.__name__}: {', '.join(unknown)}")
+        try:
+            return cls(**data)
+        except TypeError as e:  # pragma: no cover - dataclass signature errors
+            raise ConfigError(str(e)) from e
+
+    @classmethod
+    def from_json(cls, text: str) -> Self:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ConfigError(f"config is not valid JSON: {e}") from e
+        if not isinstance(data, dict):
+            raise ConfigError("config must be a JSON object")
+        return cls.from_dict(data)
+
+    def replace(self, **changes: Any) -> Self:
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def schema(cls) -> list[dict[str, Any]]:
+        """Each option's name, type, default, labels and bounds: what a create-table form needs."""
+        hints = typing.get_type_hints(cls)
+        rows = []
+        for f in dataclasses.fields(cls):
+            hint = hints[f.name]
+            kind = {bool: "bool", int: "int", float: "float", str: "str"}.get(hint, "json")
+            if typing.get_origin(hint) is typing.Literal:
+                kind = "choice"
+            default = f.default
+            rows.append({
+                "name": f.name,
+                "type": kind,
+                "default": list(default) if isinstance(default, tuple) else default,
+                "zh": f.metadata.get("zh", f.name),
+                "en": f.metadata.get("en", f.name),
+                "choices": list(f.metadata["choices"]) if f.metadata.get("choices") is not None
+                else (list(typing.get_args(hint)) if kind == "choice" else None),
+                "min": f.metadata.get("min"),
+                "max": f.metadata.get("max"),
+            })
+        return rows

@@ -1,0 +1,11 @@
+"""Shared fixtures.  Hypothesis profiles: 'ci' is thorough, 'dev' quick."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+settings.register_profile("ci", max_examples=300, deadline=None)
+settings.register_profile("dev", max_examples=60, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
