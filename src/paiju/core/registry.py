@@ -11,6 +11,9 @@ from .game import Game
 # name -> "module:Class"; a game appears here once its engine lands.
 GAMES: dict[str, str] = {
     "shuiyu": "paiju.games.shuiyu:ShuiyuGame",
+    "huashui": "paiju.games.huashui:HuashuiGame",
+    "shengji": "paiju.games.shengji:ShengjiGame",
+    "weimaque": "paiju.games.weimaque:WeimaqueGame",
 }
 
 
