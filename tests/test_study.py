@@ -1,0 +1,23 @@
+"""The duplicate-deal study helpers."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from paiju.bots.study import mean_ci95, percentile
+
+
+def test_mean_ci95() -> None:
+    m, ci = mean_ci95([1.0, 2.0, 3.0, 4.0])
+    assert m == 2.5
+    assert ci == pytest.approx(1.96 * math.sqrt(5 / 3) / 2)
+    assert mean_ci95([3.0]) == (3.0, math.inf)
+
+
+def test_percentile() -> None:
+    values = [float(i) for i in range(100)]
+    assert percentile(values, 0.5) == 50.0
+    assert percentile(values, 0.99) == 99.0
+    assert percentile([], 0.5) == 0.0
