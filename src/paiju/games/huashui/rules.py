@@ -1,0 +1,105 @@
+"""The rules API of 滑水麻将: winning shapes, waits and shanten.  Pure functions, no state.
+
+Hands are given in notation (``"11123m456p789s11z"``) or as tile ints; melds are strings of one pung or kong
+(``"777z"``, ``"9999s"``).  Every laid-down meld stands for one set, so a winning concealed part holds
+``14 - 3 * len(melds)`` tiles.
+
+Winning shapes (the page's nine): four sets and a pair, where a set is a run (numbers only, one suit) or three
+or four alike (shapes 1–5); and the 对胡 family (shapes 6–9): fourteen concealed tiles, no meld, every kind held
+0, 2 or 4 times — seven pairs where a concealed 1111 counts as two.
+
+>>> is_win("123m456p789s111z22z")
+True
+>>> is_dui_hu("1111m22p33p44s55s66z")
+True
+>>> [tile_text(t) for t in waits("1112345678999m")]
+['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from paiju.core.errors import NotationError
+
+from .tables import is_even_keys, is_standard_keys, keys_of, shanten
+from .tiles import NUM_KINDS, Tile, counts_of, parse_meld, parse_tiles, tile_text
+
+HandLike = str | Iterable[Tile]
+MeldLike = str | tuple[Tile, int]
+
+__all__ = ["hand_counts", "is_dui_hu", "is_win", "shanten_of", "tile_text", "waits"]
+
+
+def hand_counts(concealed: HandLike) -> list[int]:
+    """A 34-long count vector from notation or tile ints; refuses a fifth copy of a tile."""
+    tiles = parse_tiles(concealed) if isinstance(concealed, str) else list(concealed)
+    if any(not 0 <= t < NUM_KINDS for t in tiles):
+        raise NotationError(f"tile ints run 0..33, got {tiles!r}")
+    counts = counts_of(tiles)
+    _check_copies(counts)
+    return counts
+
+
+def _meld_tiles(melds: Sequence[MeldLike]) -> list[tuple[Tile, int]]:
+    return [parse_meld(m) if isinstance(m, str) else (m[0], m[1]) for m in melds]
+
+
+def _check_copies(counts: list[int]) -> None:
+    bad = [tile_text(t) for t in range(NUM_KINDS) if counts[t] > 4]
+    if bad:
+        raise ValueError(f"more than four of {', '.join(bad)}: there are four of each tile")
+
+
+def _prepare(concealed: HandLike, melds: Sequence[MeldLike], extra: int) -> tuple[list[int], int]:
+    counts = hand_counts(concealed)
+    parsed = _meld_tiles(melds)
+    if len(parsed) > 4:
+        raise ValueError("at most four melds")
+    total = counts[:]
+    for t, n in parsed:
+        total[t] += n
+    _check_copies(total)
+    want = 14 - 3 * len(parsed) - extra
+    if sum(counts) != want:
+        raise ValueError(f"with {len(parsed)} meld(s) the concealed part holds {want} tiles, not {sum(counts)}")
+    return counts, len(parsed)
+
+
+def is_win(concealed: HandLike, melds: Sequence[MeldLike] = ()) -> bool:
+    """Whether the concealed tiles (the winning tile included) with the laid-down melds form a winning hand."""
+    counts, n_melds = _prepare(concealed, melds, 0)
+    keys = keys_of(counts)
+    return is_standard_keys(keys) or (n_melds == 0 and is_even_keys(keys))
+
+
+def is_dui_hu(concealed: HandLike) -> bool:
+    """The 对胡 family (the page's shapes 6–9): fourteen concealed tiles, every kind held 0, 2 or 4 times."""
+    counts = hand_counts(concealed)
+    return sum(counts) == 14 and is_even_keys(keys_of(counts))
+
+
+def waits(concealed13: HandLike, melds: Sequence[MeldLike] = ()) -> list[Tile]:
+    """The tile kinds that complete the hand (a kind whose four copies the hand already holds is left out)."""
+    counts, n_melds = _prepare(concealed13, melds, 1)
+    parsed = _meld_tiles(melds)
+    used = counts[:]
+    for t, n in parsed:
+        used[t] += n
+    keys = keys_of(counts)
+    out = []
+    for t in range(NUM_KINDS):
+        if used[t] >= 4:
+            continue
+        s, p = divmod(t, 9)
+        keys[s] += 5**p
+        if is_standard_keys(keys) or (n_melds == 0 and is_even_keys(keys)):
+            out.append(t)
+        keys[s] -= 5**p
+    return out
+
+
+def shanten_of(concealed: HandLike, melds: Sequence[MeldLike] = ()) -> int:
+    """Tiles away from ready over both families: -1 complete (14), 0 ready (13), 1 one away, …"""
+    counts = hand_counts(concealed)
+    return shanten(keys_of(counts), len(melds))

@@ -1,0 +1,235 @@
+"""Per-suit keys and the tables built from them once at import.
+
+A suit's tiles are summarised by one int, ``key = sum(count[rank] * 5**rank)``, kept up to date as tiles
+come and go (``key += POW[tile]``).  A hand is then four keys (万 筒 条 字), and
+
+- a standard win (four sets and a pair, honours never in runs) is four dict look-ups: every suit's key must
+  be a "sets only" pattern (code 0) or a "sets and the pair" pattern (code 1), with exactly one code 1;
+- the 对胡 family (every kind held 0, 2 or 4 times) is four set look-ups;
+- shanten combines each suit's Pareto-best (sets, partial sets, pair) counts, computed once per key and cached.
+"""
+
+from __future__ import annotations
+
+from .tiles import NUM_KINDS
+
+POW: tuple[int, ...] = tuple(5 ** (t % 9) for t in range(NUM_KINDS))
+"""What one tile adds to its suit's key."""
+SUIT_OF: tuple[int, ...] = tuple(t // 9 for t in range(NUM_KINDS))
+SUIT_SIZE = (9, 9, 9, 7)
+
+
+def key_of(counts: list[int], suit: int) -> int:
+    base = suit * 9
+    return sum(counts[base + r] * 5**r for r in range(SUIT_SIZE[suit]))
+
+
+def keys_of(counts: list[int]) -> list[int]:
+    return [key_of(counts, s) for s in range(4)]
+
+
+def decode(key: int, size: int) -> list[int]:
+    out = []
+    for _ in range(size):
+        key, c = divmod(key, 5)
+        out.append(c)
+    return out
+
+
+def _encode(counts: tuple[int, ...]) -> int:
+    return sum(c * 5**r for r, c in enumerate(counts))
+
+
+def _win_codes(size: int, runs: bool) -> dict[int, int]:
+    """key → 0 for sets only (0..4 sets), 1 for sets plus one pair; counts never above 4."""
+    shapes: list[tuple[int, ...]] = []
+    for r in range(size):
+        shapes.append(tuple(3 if i == r else 0 for i in range(size)))
+    if runs:
+        for r in range(size - 2):
+            shapes.append(tuple(1 if r <= i <= r + 2 else 0 for i in range(size)))
+    frontier = {tuple([0] * size)}
+    no_pair: set[tuple[int, ...]] = set()
+    for _ in range(5):
+        no_pair |= frontier
+        nxt = set()
+        for c in frontier:
+            for s in shapes:
+                n = tuple(a + b for a, b in zip(c, s, strict=True))
+                if max(n) <= 4:
+                    nxt.add(n)
+        frontier = nxt
+    codes = {_encode(c): 0 for c in no_pair}
+    for c in no_pair:
+        for r in range(size):
+            if c[r] <= 2:
+                codes[_encode(tuple(v + 2 if i == r else v for i, v in enumerate(c)))] = 1
+    return codes
+
+
+def _even_keys(size: int) -> frozenset[int]:
+    keys = {0}
+    for r in range(size):
+        keys = {k + m * 2 * 5**r for k in keys for m in range(3)}
+    return frozenset(keys)
+
+
+WIN_CODE: tuple[dict[int, int], ...] = (*([_win_codes(9, True)] * 3), _win_codes(7, False))
+"""Per suit: key → 0 (sets only) or 1 (sets and the pair).  The three number suits share one dict."""
+EVEN: tuple[frozenset[int], ...] = (*([_even_keys(9)] * 3), _even_keys(7))
+"""Per suit: keys where every kind is held 0, 2 or 4 times (the 对胡 family)."""
+
+
+def is_standard_keys(keys: list[int]) -> bool:
+    """Four sets and a pair in the concealed part (melds already removed)."""
+    a = WIN_CODE[0].get(keys[0])
+    if a is None:
+        return False
+    b = WIN_CODE[1].get(keys[1])
+    if b is None:
+        return False
+    c = WIN_CODE[2].get(keys[2])
+    if c is None:
+        return False
+    d = WIN_CODE[3].get(keys[3])
+    if d is None:
+        return False
+    return a + b + c + d == 1
+
+
+def is_even_keys(keys: list[int]) -> bool:
+    return keys[0] in EVEN[0] and keys[1] in EVEN[1] and keys[2] in EVEN[2] and keys[3] in EVEN[3]
+
+
+# ---- shanten ------------------------------------------------------------------------------------------
+Block = tuple[int, int, int]
+"""(complete sets, partial sets, pair taken) found in one suit."""
+
+_BLOCKS: tuple[dict[int, tuple[Block, ...]], dict[int, tuple[Block, ...]]] = ({}, {})
+_PAIRS: tuple[dict[int, int], dict[int, int]] = ({}, {})
+
+
+def _search(counts: list[int], runs: bool) -> tuple[Block, ...]:
+    size = len(counts)
+    found: set[Block] = set()
+
+    def rec(i: int, m: int, t: int, p: int) -> None:
+        while i < size and counts[i] == 0:
+            i += 1
+        if i == size:
+            found.add((m, min(t, 4 - m) if m <= 4 else 0, p))
+            return
+        c = counts[i]
+        if c >= 3:
+            counts[i] -= 3
+            rec(i, m + 1, t, p)
+            counts[i] += 3
+        if runs and i + 2 < size and counts[i + 1] and counts[i + 2]:
+            counts[i] -= 1
+            counts[i + 1] -= 1
+            counts[i + 2] -= 1
+            rec(i, m + 1, t, p)
+            counts[i] += 1
+            counts[i + 1] += 1
+            counts[i + 2] += 1
+        if c >= 2:
+            counts[i] -= 2
+            if not p:
+                rec(i, m, t, 1)
+            rec(i, m, t + 1, p)
+            counts[i] += 2
+        if runs:
+            for gap in (1, 2):
+                j = i + gap
+                if j < size and counts[j]:
+                    counts[i] -= 1
+                    counts[j] -= 1
+                    rec(i, m, t + 1, p)
+                    counts[i] += 1
+                    counts[j] += 1
+        counts[i] -= 1
+        rec(i, m, t, p)
+        counts[i] += 1
+
+    rec(0, 0, 0, 0)
+    best = [b for b in found
+            if not any(o != b and o[0] >= b[0] and o[1] >= b[1] and o[2] >= b[2] for o in found)]
+    return tuple(sorted(best))
+
+
+def blocks(key: int, honour: bool) -> tuple[Block, ...]:
+    """Pareto-best (sets, partial sets, pair) splits of one suit, cached per key."""
+    cache = _BLOCKS[honour]
+    got = cache.get(key)
+    if got is None:
+        got = _search(decode(key, 7 if honour else 9), not honour)
+        cache[key] = got
+    return got
+
+
+def pairs_in(key: int, honour: bool) -> int:
+    """Pairs for the 对胡 count: a kind held 4 times is two pairs."""
+    cache = _PAIRS[honour]
+    got = cache.get(key)
+    if got is None:
+        got = sum(c // 2 for c in decode(key, 7 if honour else 9))
+        cache[key] = got
+    return got
+
+
+def merge(a: tuple[Block, ...] | list[Block], b: tuple[Block, ...]) -> list[Block]:
+    """All ways to put two suits' splits together (at most one pair, at most four sets+partials kept)."""
+    out: set[Block] = set()
+    for m1, t1, p1 in a:
+        for m2, t2, p2 in b:
+            if p1 and p2:
+                continue
+            m = m1 + m2
+            if m > 4:
+                continue
+            t = t1 + t2
+            if m + t > 4:
+                t = 4 - m
+            out.add((m, t, p1 | p2))
+    return list(out)
+
+
+def shanten_from(combined: list[Block], need: int) -> int:
+    """Standard-shape shanten from combined splits when ``need`` sets are still to be made in hand."""
+    best = 8
+    for m, t, p in combined:
+        if m > need:
+            m = need
+        if m + t > need:
+            t = need - m
+        s = 2 * need - 2 * m - t - p
+        if s < best:
+            best = s
+    return best
+
+
+def standard_shanten(keys: list[int], melds: int) -> int:
+    combined = merge(merge(merge(blocks(keys[0], False), blocks(keys[1], False)), blocks(keys[2], False)),
+                     blocks(keys[3], True))
+    return shanten_from(combined, 4 - melds)
+
+
+def dui_shanten(keys: list[int]) -> int:
+    """Shanten towards the 对胡 family (14 concealed tiles, seven pairs, a quad counting as two)."""
+    pairs = pairs_in(keys[0], False) + pairs_in(keys[1], False) + pairs_in(keys[2], False) + pairs_in(keys[3], True)
+    return 6 - min(pairs, 7)
+
+
+def shanten(keys: list[int], melds: int) -> int:
+    """Tiles away from ready (0 = ready with 13, -1 = complete with 14), over both families of shapes."""
+    s = standard_shanten(keys, melds)
+    if melds == 0:
+        d = dui_shanten(keys)
+        if d < s:
+            return d
+    return s
+
+
+def suit_counts_ok(counts: list[int]) -> bool:
+    return all(0 <= c <= 4 for c in counts)
+
