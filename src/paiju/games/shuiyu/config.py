@@ -1,0 +1,68 @@
+"""水鱼 rule options: the page's numbers as defaults, every hole of the page a named choice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from paiju.core.config import RulesConfig, option
+from paiju.core.errors import ConfigError
+
+from .rules import Table
+
+
+@dataclass(frozen=True)
+class ShuiyuConfig(RulesConfig):
+    """Options of 广西水鱼; docs/rules/shuiyu.md explains each and which reproduce the page literally."""
+
+    game: ClassVar[str] = "shuiyu"
+
+    seats: int = option(4, zh="人数", en="seats (banker included)", min=2, max=13)
+    rounds: int = option(4, zh="局数", en="rounds per match", min=1, max=10_000)
+    first_banker: int = option(0, zh="首局庄家座位", en="first banker's seat", min=0, max=12)
+    banker_rotation: Literal["next", "keep", "winner"] = option("next", zh="下局庄家", en="next banker")
+    zero_sum: bool = option(True, zh="对家得分（零和）", en="the other side gains what the drinker drinks")
+    allow_force: bool = option(True, zh="允许强奸", en="allow 强奸 (open, both groups win)")
+    allow_attack: bool = option(True, zh="允许进攻", en="allow 进攻 (covered, both groups win)")
+    allow_push: bool = option(True, zh="允许走水", en="allow 走水 (ask to call it even)")
+    force_rearrange: Literal["banker", "player"] = option(
+        "banker", zh="强奸时庄家组谁的牌", en="强奸: whose cards the banker may re-split")
+    banker_shows: Literal["challengers", "all"] = option(
+        "challengers", zh="庄家亮牌给谁", en="the banker shows its hand to")
+    # the drinking table (page §六), 1 = one drink
+    mult_kill_believed: int = option(1, zh="杀·信", en="kill believed (一.1)", min=0, max=100)
+    mult_doubt: int = option(2, zh="不信后比牌", en="doubt then compare (一.2/3/5/6)", min=0, max=100)
+    mult_force: int = option(3, zh="强奸", en="强奸 (一.7)", min=0, max=100)
+    mult_attack_refused: int = option(1, zh="进攻·庄不接受", en="attack refused (一.8)", min=0, max=100)
+    mult_attack_drink: int = option(1, zh="进攻·同意喝", en="attack accepted, attacker drinks (一.8)",
+                                    min=0, max=100)
+    mult_attack_compare: int = option(2, zh="进攻·比牌", en="attack compared (一.8)", min=0, max=100)
+    mult_push_drink: int = option(1, zh="走水·认可", en="push denied, player drinks (一.9)", min=0, max=100)
+    mult_push_compare: int = option(2, zh="走水·比牌", en="push compared (一.9)", min=0, max=100)
+    mult_cover_called: int = option(2, zh="盖牌·庄开牌", en="covered hand called (一.10/11)", min=0, max=100)
+    mult_cover_conceded: int = option(1, zh="盖牌·庄认输", en="covered hand conceded (一.12)", min=0, max=100)
+    mult_shuiyu: int = option(2, zh="水鱼", en="水鱼 (二.1/2/5)", min=0, max=100)
+    mult_zhizun: int = option(4, zh="至尊", en="至尊 (二.3/4/6)", min=0, max=100)
+    # the page's holes
+    walk_doubted_banker_bigger: Literal["player", "banker"] = option(
+        "player", zh="走过·不信·庄大 谁喝", en="walk doubted, banker bigger: who drinks")
+    force_walk: Literal["player", "nobody"] = option(
+        "player", zh="强奸走过 谁喝", en="强奸 ending in a walk: who drinks")
+    attack_walk: Literal["attacker", "nobody"] = option(
+        "attacker", zh="进攻比牌走过 谁喝", en="进攻 compared, walk: who drinks")
+
+    def validate(self) -> None:
+        if self.first_banker >= self.seats:
+            raise ConfigError(f"option 'first_banker' must be a seat below {self.seats}, not {self.first_banker}")
+
+    def table(self) -> Table:
+        """The drinking table these options describe (what :func:`rules.settle` takes)."""
+        return Table(
+            kill_believed=self.mult_kill_believed, doubt=self.mult_doubt, force=self.mult_force,
+            attack_refused=self.mult_attack_refused, attack_drink=self.mult_attack_drink,
+            attack_compare=self.mult_attack_compare, push_drink=self.mult_push_drink,
+            push_compare=self.mult_push_compare, cover_called=self.mult_cover_called,
+            cover_conceded=self.mult_cover_conceded, shuiyu=self.mult_shuiyu, zhizun=self.mult_zhizun,
+            walk_doubted_banker_bigger=self.walk_doubted_banker_bigger,
+            force_walk=self.force_walk, attack_walk=self.attack_walk,
+        )
