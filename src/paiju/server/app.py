@@ -1,0 +1,373 @@
+"""The card room's ASGI app: lobby over HTTP, play over one websocket per client per table.
+
+``create_app(settings)`` builds everything; the lifespan owns the database, the writer thread and the
+table registry (with its timers), so nothing is read or opened at import time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+import paiju
+from paiju.core import game_names, get_game
+
+from . import storage as st
+from .auth import COOKIE, Player, Sessions, clean_nickname, token_of
+from .errors import RoomError
+from .settings import Settings
+from .tables import BotFactory, Conn, Room, default_bot_factory, dumps
+
+log = logging.getLogger("paiju.server")
+
+WEB_DIR = Path(paiju.__file__).parent / "web"
+
+PLACEHOLDER = """<!doctype html><html lang="zh"><meta charset="utf-8"><title>牌局 paiju</title>
+<body><h1>牌局 paiju</h1><p>The browser client is not installed in this build (src/paiju/web/).
+The card room's API is at <code>/api/games</code> and <code>/api/tables</code>.</p></body></html>"""
+
+TABLE_OPTIONS = [
+    {"name": "turn_seconds", "type": "float", "zh": "出牌时限（秒，0 为不限）", "en": "turn window (s, 0 = untimed)",
+     "choices": None},
+    {"name": "claim_seconds", "type": "float", "zh": "抢牌时限（秒，0 为不限）", "en": "claim window (s, 0 = untimed)",
+     "choices": None},
+]
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _error(e: RoomError) -> JSONResponse:
+    return JSONResponse({"error": e.to_dict()}, status_code=e.status)
+
+
+def api(handler: Handler) -> Handler:
+    """Turn a RoomError raised by a handler into its JSON error reply."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except RoomError as e:
+            return _error(e)
+
+    wrapped.__name__ = handler.__name__
+    return wrapped
+
+
+def room_of(request: Request | WebSocket) -> Room:
+    room: Room = request.app.state.room
+    return room
+
+
+def sessions_of(request: Request | WebSocket) -> Sessions:
+    sessions: Sessions = request.app.state.sessions
+    return sessions
+
+
+async def current_player(request: Request | WebSocket) -> Player | None:
+    return await room_of(request).player(sessions_of(request).player_id(token_of(request)))
+
+
+async def require_player(request: Request) -> Player:
+    player = await current_player(request)
+    if player is None:
+        raise RoomError("no_session", "pick a nickname first (POST /api/session)", 401)
+    return player
+
+
+async def body_of(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise RoomError("bad_json", f"the body is not JSON: {e}", 400) from e
+    if not isinstance(data, dict):
+        raise RoomError("bad_json", "the body must be a JSON object", 400)
+    return data
+
+
+# ---- pages ----------------------------------------------------------------------------------------------
+
+async def index(request: Request) -> Response:
+    page = WEB_DIR / "index.html"
+    if page.is_file():
+        return FileResponse(page, media_type="text/html")
+    return HTMLResponse(PLACEHOLDER)
+
+
+# ---- players ---------------------------------------------------------------------------------------------
+
+@api
+async def new_session(request: Request) -> Response:
+    data = await body_of(request)
+    nickname = clean_nickname(data.get("nickname"))
+    if nickname is None:
+        raise RoomError("bad_nickname", "a nickname is 1 to 24 printable characters", 422)
+    player = await room_of(request).new_player(nickname)
+    token = sessions_of(request).issue(player.id)
+    settings: Settings = request.app.state.settings
+    response = JSONResponse({"token": token, "player": player.to_dict()})
+    response.set_cookie(COOKIE, token, max_age=365 * 24 * 3600, httponly=True, samesite="lax",
+                        secure=settings.cookie_secure)
+    return response
+
+
+@api
+async def get_session(request: Request) -> Response:
+    player = await require_player(request)
+    return JSONResponse({"player": player.to_dict()})
+
+
+# ---- lobby ---------------------------------------------------------------------------------------------
+
+async def list_games(request: Request) -> Response:
+    out = []
+    for name in game_names():
+        try:
+            cls = get_game(name)
+        except ImportError:  # a game registered but not installed yet
+            continue
+        out.append({"name": name, "display": dict(cls.display), "min_seats": cls.min_seats,
+                    "max_seats": cls.max_seats, "options": cls.config_class.schema(),
+                    "table_options": [dict(o, default=request.app.state.settings.turn_seconds
+                                           if o["name"] == "turn_seconds"
+                                           else request.app.state.settings.claim_seconds)
+                                      for o in TABLE_OPTIONS]})
+    return JSONResponse(out)
+
+
+@api
+async def list_tables(request: Request) -> Response:
+    game = request.query_params.get("game")
+    return JSONResponse([t.info() for t in room_of(request).open_tables(game)])
+
+
+@api
+async def create_table(request: Request) -> Response:
+    player = await require_player(request)
+    data = await body_of(request)
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise RoomError("unknown_game", "say which game: {\"game\": \"shuiyu\", ...}", 422)
+    private = data.get("private", False)
+    if not isinstance(private, bool):
+        raise RoomError("bad_option", "private must be true or false", 422)
+    settings: Settings = request.app.state.settings
+    fixed: dict[str, Any] = {}
+    if settings.allow_fixed_deals:
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise RoomError("bad_option", "seed must be an integer", 422)
+        fixed = {"seed": seed, "deal": data.get("deal")}
+    elif "seed" in data or "deal" in data:
+        raise RoomError("bad_option", "this server does not take fixed seeds or deals", 422)
+    table = await room_of(request).create_table(
+        player, game, data.get("config"), turn_seconds=data.get("turn_seconds"),
+        claim_seconds=data.get("claim_seconds"), private=private, **fixed)
+    return JSONResponse(table.info(for_player=player), status_code=201)
+
+
+@api
+async def get_table(request: Request) -> Response:
+    player = await current_player(request)
+    table = await room_of(request).get_or_load(request.path_params["table_id"])
+    table.check_invite(player, request.query_params.get("invite"))
+    return JSONResponse(table.info(for_player=player))
+
+
+@api
+async def get_record(request: Request) -> Response:
+    """A finished table's full record (seed included: the game is over, nothing is hidden any more)."""
+    table = await room_of(request).get_or_load(request.path_params["table_id"])
+    table.check_invite(await current_player(request), request.query_params.get("invite"))
+    if table.status != "finished":
+        raise RoomError("not_finished", "the record is published when the game is over", 409)
+    departures = await room_of(request).db.run(lambda c: st.load_departures(c, table.id))
+    return JSONResponse({"record": table.game.record().to_dict(),
+                         "times": [at for _s, _a, at in table.row.actions] or None,
+                         "seats": table.info()["seats"], "departures": departures})
+
+
+async def _table_for(request: Request, data: dict[str, Any]) -> tuple[Player, Any]:
+    player = await require_player(request)
+    table = room_of(request).get(request.path_params["table_id"])
+    invite = data.get("invite") or request.query_params.get("invite")
+    table.check_invite(player, invite if isinstance(invite, str) else None)
+    return player, table
+
+
+def _seat_number(data: dict[str, Any]) -> int:
+    seat = data.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise RoomError("bad_seat", "say which seat: {\"seat\": 0}", 422)
+    return seat
+
+
+@api
+async def sit(request: Request) -> Response:
+    data = await body_of(request)
+    player, table = await _table_for(request, data)
+    await table.sit(player, _seat_number(data))
+    return JSONResponse(table.info(for_player=player))
+
+
+@api
+async def leave(request: Request) -> Response:
+    data = await body_of(request)
+    player, table = await _table_for(request, data)
+    await table.leave(player)
+    return JSONResponse(table.info(for_player=player))
+
+
+@api
+async def add_bots(request: Request) -> Response:
+    data = await body_of(request)
+    player, table = await _table_for(request, data)
+    await table.fill_bots(player)
+    return JSONResponse(table.info(for_player=player))
+
+
+@api
+async def remove_bot(request: Request) -> Response:
+    data = await body_of(request)
+    player, table = await _table_for(request, data)
+    await table.remove_bot(player, _seat_number(data))
+    return JSONResponse(table.info(for_player=player))
+
+
+@api
+async def start(request: Request) -> Response:
+    data = await body_of(request)
+    player, table = await _table_for(request, data)
+    await table.start(player)
+    return JSONResponse(table.info(for_player=player))
+
+
+# ---- play ----------------------------------------------------------------------------------------------
+
+def _ws_error(code: str, message: str, **extra: Any) -> str:
+    return dumps({"type": "error", "code": code, "message": message, **extra})
+
+
+async def table_socket(ws: WebSocket) -> None:
+    room = room_of(ws)
+    player = await current_player(ws)
+    try:
+        table = room.get(ws.path_params["table_id"])
+        table.check_invite(player, ws.query_params.get("invite"))
+    except RoomError as e:
+        await ws.close(code=4404 if e.status == 404 else 4403, reason=e.message[:120])
+        return
+    await ws.accept()
+    settings: Settings = ws.app.state.settings
+    conn = Conn(ws, player, settings.send_queue_limit)
+    pump = asyncio.get_running_loop().create_task(conn.pump())
+    await table.attach(conn)
+    try:
+        while not conn.closed:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                conn.send(_ws_error("bad_message", "send JSON text frames, not binary"))
+                continue
+            await _handle(table, conn, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await table.detach(conn)
+        conn.close()
+        await pump
+
+
+async def _handle(table: Any, conn: Conn, text: str) -> None:
+    try:
+        msg = json.loads(text)
+    except json.JSONDecodeError as e:
+        conn.send(_ws_error("bad_message", f"not JSON: {e}"))
+        return
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        conn.send(_ws_error("bad_message", 'a message is a JSON object with a "type"'))
+        return
+    kind = msg["type"]
+    if kind == "act":
+        action = msg.get("action")
+        if not isinstance(action, str) or not action:
+            conn.send(_ws_error("bad_message", '"act" needs "action": a non-empty string'))
+            return
+        try:
+            await table.act(conn, action)
+        except RoomError as e:
+            conn.send(_ws_error(e.code, e.message, action=action, seq=table.seq))
+    elif kind == "resume":
+        since = msg.get("since")
+        if isinstance(since, bool) or not isinstance(since, int):
+            conn.send(_ws_error("bad_message", '"resume" needs "since": the last seq you saw'))
+            return
+        async with table.lock:
+            table.resume(conn, since)
+    elif kind == "ping":
+        conn.send(dumps({"type": "pong", "time": table.room.settings.clock()}))
+    else:
+        conn.send(_ws_error("unknown_type", f"unknown message type {kind!r}; known: act, resume, ping"))
+
+
+# ---- the app -------------------------------------------------------------------------------------------
+
+def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | None = None) -> Starlette:
+    """The card room for ``settings``; nothing is opened until the app starts."""
+    settings = settings if settings is not None else Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        engine = st.make_engine(settings.db_url, settings.data_dir)
+        await asyncio.to_thread(st.migrate, engine)
+        db = st.Database(engine)
+        room = Room(settings, db, bot_factory or default_bot_factory)
+        rows = await asyncio.to_thread(db.run_now, lambda c: st.load_tables(c, unfinished=True))
+        db.start()
+        app.state.settings = settings
+        app.state.sessions = Sessions(settings.signing_key())
+        app.state.room = room
+        room.restore(rows)
+        try:
+            yield
+        finally:
+            room.close()
+            await asyncio.to_thread(db.stop)
+            engine.dispose()
+
+    routes: list[Route | WebSocketRoute | Mount] = [
+        Route("/", index),
+        Route("/t/{table_id}", index),
+        Route("/api/session", new_session, methods=["POST"]),
+        Route("/api/session", get_session, methods=["GET"]),
+        Route("/api/games", list_games),
+        Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", get_table),
+        Route("/api/tables/{table_id}/record", get_record),
+        Route("/api/tables/{table_id}/sit", sit, methods=["POST"]),
+        Route("/api/tables/{table_id}/leave", leave, methods=["POST"]),
+        Route("/api/tables/{table_id}/bots", add_bots, methods=["POST"]),
+        Route("/api/tables/{table_id}/bots/remove", remove_bot, methods=["POST"]),
+        Route("/api/tables/{table_id}/start", start, methods=["POST"]),
+        WebSocketRoute("/ws/tables/{table_id}", table_socket),
+    ]
+    if WEB_DIR.is_dir():
+        routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))
+    return Starlette(routes=routes, lifespan=lifespan)

@@ -1,0 +1,42 @@
+"""``paiju serve``: the card room on one machine (SQLite in the data directory, or PostgreSQL)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` to the ``paiju`` command (called by paiju.cli.main when the server extra is present)."""
+
+    @app.command()
+    def serve(
+        host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+        data_dir: Annotated[Path, typer.Option(help="SQLite file and secret key live here")] = Path("./data"),
+        database_url: Annotated[str | None, typer.Option(
+            help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default: SQLite in the data dir)",
+            envvar="PAIJU_DATABASE_URL")] = None,
+        turn_seconds: Annotated[float, typer.Option(help="default turn window")] = 20.0,
+        claim_seconds: Annotated[float, typer.Option(help="default claim window")] = 10.0,
+        grace_seconds: Annotated[float, typer.Option(help="disconnection allowed before a bot takes over")] = 60.0,
+        bot_delay: Annotated[float, typer.Option(help="bots' think delay in seconds")] = 0.8,
+        log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
+    ) -> None:
+        """Start the card room: open http://HOST:PORT/ in a browser."""
+        import uvicorn
+
+        from paiju.server import Settings, create_app
+
+        logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        settings = Settings(data_dir=data_dir, database_url=database_url,
+                            secret_key=os.environ.get("PAIJU_SECRET_KEY") or None, turn_seconds=turn_seconds,
+                            claim_seconds=claim_seconds, grace_seconds=grace_seconds,
+                            bot_delay_seconds=bot_delay)
+        typer.echo(f"牌局 card room: http://{host}:{port}/  (data: {settings.database_url or data_dir})")
+        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level.lower(),
+                    ws_max_size=64 * 1024)

@@ -1,0 +1,1 @@
+"""Alembic migrations of the card room's schema, run at start-up by ``storage.migrate``."""

@@ -1,0 +1,65 @@
+"""Card room settings: one frozen object built by the caller (CLI, tests), never read at import time."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the card room can be told.  Defaults suit one machine with a SQLite file."""
+
+    data_dir: Path = Path("./data")
+    database_url: str | None = None
+    """SQLAlchemy URL; None means ``sqlite:///<data_dir>/paiju.sqlite3``."""
+    secret_key: str | None = None
+    """Signs session tokens; None means a key kept in ``<data_dir>/secret.key`` (made on first start).
+    Several processes serving one database must share it."""
+    turn_seconds: float = 20.0
+    """Default window for an ordinary turn (a table option)."""
+    claim_seconds: float = 10.0
+    """Default window for a claim (a table option; the rule pages say 10 s)."""
+    min_window_seconds: float = 0.05
+    max_window_seconds: float = 3600.0
+    grace_seconds: float = 60.0
+    """How long a seated player may stay disconnected mid-game before a bot takes the seat."""
+    bot_delay_seconds: float = 0.8
+    """Think delay before a bot acts, so people can follow; 0 in tests."""
+    bot_kind: str = "best"
+    resume_buffer: int = 64
+    """Updates kept per table for ``resume``; older gaps get a fresh snapshot."""
+    send_queue_limit: int = 1000
+    """A client this many messages behind is disconnected (it can reconnect and resume)."""
+    cookie_secure: bool = False
+    allow_fixed_deals: bool = False
+    """Let table creation fix ``seed``/``deal`` (tests, prepared tournaments).  Never on an open server:
+    whoever knows the seed knows every card."""
+    clock: Callable[[], float] = field(default=time.time, compare=False)
+    """Unix time in seconds; deadlines are absolute times on this clock."""
+
+    def with_(self, **changes: Any) -> Settings:
+        return replace(self, **changes)
+
+    @property
+    def db_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'paiju.sqlite3').resolve()}"
+
+    def signing_key(self) -> str:
+        """The configured key, else the one in the data directory (created once, readable only by us)."""
+        if self.secret_key:
+            return self.secret_key
+        path = self.data_dir / "secret.key"
+        if path.exists():
+            return path.read_text(encoding="ascii").strip()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_urlsafe(32)
+        path.write_text(key, encoding="ascii")
+        path.chmod(0o600)
+        return key

@@ -1,0 +1,380 @@
+"""Everything that outlives a request lives here: players, tables, seats, actions, departures.
+
+The schema is created by the Alembic migrations in ``migrations/`` (run at start-up); the ``Table``
+objects below describe the same schema for queries, and a test checks the two agree.
+
+All database work runs on one writer thread (:class:`Database`) that commits queued jobs in groups,
+so the event loop never waits on disk and a thousand tables' moves cost a few commits a second.
+A table's state is never stored as such: it is rebuilt by replaying ``actions`` on (game, config,
+seed, deal), which is what lets a later step move tables between processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+
+from .auth import Player
+
+log = logging.getLogger("paiju.server.storage")
+T = TypeVar("T")
+
+metadata = MetaData()
+
+players = Table(
+    "players", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("nickname", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+card_tables = Table(
+    "card_tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("config", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("deal", Text, nullable=True),
+    Column("turn_seconds", Float, nullable=False),
+    Column("claim_seconds", Float, nullable=False),
+    Column("private", Boolean, nullable=False),
+    Column("invite", String(32), nullable=True),
+    Column("owner_id", String(32), ForeignKey("players.id"), nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("started_at", Float, nullable=True),
+    Column("finished_at", Float, nullable=True),
+    Column("moves", Integer, nullable=False),
+    Column("deadlines", Text, nullable=False),
+    Column("result", Text, nullable=True),
+    Index("ix_card_tables_status", "status"),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("table_id", String(32), ForeignKey("card_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=True),
+    Column("bot", String(32), nullable=True),
+    Column("replaced", String(16), nullable=True),
+)
+
+seatings = Table(
+    "seatings", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("card_tables.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=True),
+    Column("bot", String(32), nullable=True),
+    Column("at", Float, nullable=False),
+    Column("move", Integer, nullable=False),
+    Index("ix_seatings_table", "table_id"),
+)
+
+actions = Table(
+    "actions", metadata,
+    Column("table_id", String(32), ForeignKey("card_tables.id"), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+departures = Table(
+    "departures", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("card_tables.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=True),
+    Column("at", Float, nullable=False),
+    Column("move", Integer, nullable=False),
+    Column("reason", String(16), nullable=False),
+    Index("ix_departures_table", "table_id"),
+)
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    player_id: str | None = None
+    nickname: str | None = None
+    bot: str | None = None
+    replaced: str | None = None
+
+
+@dataclass
+class TableRow:
+    """A table as stored: enough to rebuild it exactly."""
+
+    id: str
+    game: str
+    config: dict[str, Any]
+    seed: int
+    deal: Any
+    turn_seconds: float
+    claim_seconds: float
+    private: bool
+    invite: str | None
+    owner_id: str | None
+    status: str
+    created_at: float
+    started_at: float | None = None
+    finished_at: float | None = None
+    moves: int = 0
+    deadlines: dict[int, float] = field(default_factory=dict)
+    result: Any = None
+    seats: list[SeatRow] = field(default_factory=list)
+    actions: list[tuple[int, str, float]] = field(default_factory=list)
+
+
+def make_engine(url: str, data_dir: Path | None = None) -> Engine:
+    """An engine for SQLite (WAL, one writer) or PostgreSQL (psycopg)."""
+    if url.startswith("sqlite"):
+        if data_dir is not None:
+            data_dir.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+# ---- queries (each takes a connection inside the caller's transaction) ---------------------------------
+
+def add_player(conn: Connection, player: Player, at: float) -> None:
+    conn.execute(insert(players).values(id=player.id, nickname=player.nickname, created_at=at))
+
+
+def get_player(conn: Connection, player_id: str) -> Player | None:
+    row = conn.execute(select(players.c.id, players.c.nickname).where(players.c.id == player_id)).first()
+    return Player(row.id, row.nickname) if row else None
+
+
+def _dump_deadlines(deadlines: dict[int, float]) -> str:
+    return json.dumps({str(k): v for k, v in sorted(deadlines.items())})
+
+
+def add_table(conn: Connection, t: TableRow) -> None:
+    conn.execute(insert(card_tables).values(
+        id=t.id, game=t.game, config=json.dumps(t.config, ensure_ascii=False), seed=t.seed,
+        deal=None if t.deal is None else json.dumps(t.deal, ensure_ascii=False),
+        turn_seconds=t.turn_seconds, claim_seconds=t.claim_seconds, private=t.private, invite=t.invite,
+        owner_id=t.owner_id, status=t.status, created_at=t.created_at, moves=0,
+        deadlines=_dump_deadlines(t.deadlines)))
+    conn.execute(insert(seats), [{"table_id": t.id, "seat": s.seat, "player_id": s.player_id, "bot": s.bot,
+                                  "replaced": s.replaced} for s in t.seats])
+
+
+def set_seat(conn: Connection, table_id: str, s: SeatRow, at: float, move: int) -> None:
+    """The seat's occupant now, and the same appended to the seating history."""
+    conn.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == s.seat)
+                 .values(player_id=s.player_id, bot=s.bot, replaced=s.replaced))
+    conn.execute(insert(seatings).values(table_id=table_id, seat=s.seat, player_id=s.player_id, bot=s.bot,
+                                         at=at, move=move))
+
+
+def add_departure(conn: Connection, table_id: str, seat: int, player_id: str | None, at: float, move: int,
+                  reason: str) -> None:
+    conn.execute(insert(departures).values(table_id=table_id, seat=seat, player_id=player_id, at=at, move=move,
+                                           reason=reason))
+
+
+def set_status(conn: Connection, table_id: str, status: str, at: float, deadlines: dict[int, float],
+               result: Any = None) -> None:
+    values: dict[str, Any] = {"status": status, "deadlines": _dump_deadlines(deadlines)}
+    if status == "playing":
+        values["started_at"] = at
+    if status == "finished":
+        values["finished_at"] = at
+        values["result"] = json.dumps(result, ensure_ascii=False)
+    conn.execute(update(card_tables).where(card_tables.c.id == table_id).values(**values))
+
+
+def add_action(conn: Connection, table_id: str, n: int, seat: int, action: str, at: float,
+               deadlines: dict[int, float], finished: bool, result: Any) -> None:
+    """Append move ``n`` (1-based) and the deadlines it leaves; a finishing move also closes the table."""
+    conn.execute(insert(actions).values(table_id=table_id, n=n, seat=seat, action=action, at=at))
+    values: dict[str, Any] = {"moves": n, "deadlines": _dump_deadlines(deadlines)}
+    if finished:
+        values.update(status="finished", finished_at=at, result=json.dumps(result, ensure_ascii=False))
+    conn.execute(update(card_tables).where(card_tables.c.id == table_id).values(**values))
+
+
+def set_deadlines(conn: Connection, table_id: str, deadlines: dict[int, float]) -> None:
+    conn.execute(update(card_tables).where(card_tables.c.id == table_id)
+                 .values(deadlines=_dump_deadlines(deadlines)))
+
+
+def load_tables(conn: Connection, *, table_id: str | None = None, unfinished: bool = False) -> list[TableRow]:
+    """Tables with their seats (and nicknames) and every action, in order."""
+    q = select(card_tables)
+    if table_id is not None:
+        q = q.where(card_tables.c.id == table_id)
+    if unfinished:
+        q = q.where(card_tables.c.status != "finished")
+    out: list[TableRow] = []
+    for r in conn.execute(q.order_by(card_tables.c.created_at)).mappings():
+        t = TableRow(
+            id=r["id"], game=r["game"], config=json.loads(r["config"]), seed=int(r["seed"]),
+            deal=None if r["deal"] is None else json.loads(r["deal"]), turn_seconds=r["turn_seconds"],
+            claim_seconds=r["claim_seconds"], private=bool(r["private"]), invite=r["invite"],
+            owner_id=r["owner_id"], status=r["status"], created_at=r["created_at"], started_at=r["started_at"],
+            finished_at=r["finished_at"], moves=r["moves"],
+            deadlines={int(k): float(v) for k, v in json.loads(r["deadlines"]).items()},
+            result=None if r["result"] is None else json.loads(r["result"]))
+        seat_q = (select(seats.c.seat, seats.c.player_id, seats.c.bot, seats.c.replaced, players.c.nickname)
+                  .select_from(seats.outerjoin(players, seats.c.player_id == players.c.id))
+                  .where(seats.c.table_id == t.id).order_by(seats.c.seat))
+        t.seats = [SeatRow(s.seat, s.player_id, s.nickname, s.bot, s.replaced) for s in conn.execute(seat_q)]
+        act_q = select(actions.c.seat, actions.c.action, actions.c.at).where(actions.c.table_id == t.id)
+        t.actions = [(a.seat, a.action, a.at) for a in conn.execute(act_q.order_by(actions.c.n))]
+        out.append(t)
+    return out
+
+
+def load_departures(conn: Connection, table_id: str) -> list[dict[str, Any]]:
+    q = select(departures).where(departures.c.table_id == table_id).order_by(departures.c.id)
+    return [dict(r) for r in conn.execute(q).mappings()]
+
+
+# ---- the writer thread ----------------------------------------------------------------------------------
+
+_STOP = object()
+
+
+class Database:
+    """Runs database jobs on one thread, committing whatever is queued as one transaction.
+
+    ``await db.run(job)`` returns once the job's transaction has committed: callers send messages only
+    after their write is durable.  A failing job is retried alone so it cannot sink its neighbours.
+    """
+
+    def __init__(self, engine: Engine, max_batch: int = 256) -> None:
+        self.engine = engine
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self.commits = 0
+        self.jobs = 0
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._work, name="paiju-db", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._queue.put(_STOP)
+            self._thread.join()
+            self._thread = None
+
+    def run_now(self, job: Callable[[Connection], T]) -> T:
+        """Run a job on the calling thread (start-up and shutdown only)."""
+        with self.engine.begin() as conn:
+            return job(conn)
+
+    async def run(self, job: Callable[[Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        self._queue.put((job, fut, loop))
+        return await fut
+
+    def _work(self) -> None:
+        stopping = False
+        while not stopping:
+            batch = [self._queue.get()]
+            while len(batch) < self.max_batch:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            if _STOP in batch:
+                stopping = True
+                batch = [b for b in batch if b is not _STOP]
+            if batch:
+                self._commit(batch)
+
+    def _commit(self, batch: list[Any]) -> None:
+        results: list[tuple[bool, Any]] = []
+        try:
+            with self.engine.begin() as conn:
+                for job, _fut, _loop in batch:
+                    results.append((True, job(conn)))
+        except Exception:
+            if len(batch) == 1:
+                log.exception("database job failed")
+                results = [(False, _current_exception())]
+            else:
+                for item in batch:
+                    self._commit([item])
+                return
+        self.commits += 1
+        self.jobs += len(batch)
+        for (ok, value), (_job, fut, loop) in zip(results, batch, strict=True):
+            # a closed loop means nobody is waiting any more
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_settle, fut, ok, value)
+
+
+def _current_exception() -> BaseException:
+    import sys
+
+    exc = sys.exc_info()[1]
+    assert exc is not None
+    return exc
+
+
+def _settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if fut.done():
+        return
+    if ok:
+        fut.set_result(value)
+    else:
+        fut.set_exception(value)
