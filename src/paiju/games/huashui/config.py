@@ -26,8 +26,6 @@ class HuashuiConfig(RulesConfig):
                                        min=1, max=100)
     robbing_multiplier: int = option(3, zh="抢杠 倍数 (×点炮, 杠者付)",
                                      en="robbing a kong: × discard win, kong-maker pays", min=1, max=100)
-    combine_specials: str = option("max", zh="多个倍数同时成立", en="several multipliers at once",
-                                   choices=("max", "multiply"))
     multi_win: str = option("all", zh="一炮多响", en="several winners on one discard", choices=("all", "first"))
     pass_lock: str = option("same_tile", zh="过胡锁定 (特殊规则4)", en="pass lock after declining a win",
                             choices=("same_tile", "any_tile", "off"))

@@ -22,6 +22,7 @@ from paiju.core.errors import NotationError
 from paiju.core.game import OMNISCIENT, Action, Event, Game, Result, Seat, View, Window
 
 from .config import HuashuiConfig
+from .rules import break_wall, deal_hands
 from .tables import POW, SUIT_OF, is_even_keys, is_standard_keys, keys_of
 from .tiles import NUM_KINDS, TILE_TEXT, Tile, counts_of, parse_tiles, tile_zh
 
@@ -86,6 +87,7 @@ class HuashuiGame(Game[HuashuiConfig]):
         else:
             dealer = self.rng.randrange(4)
         self._start_hand(dealer, deal)
+        self._events = []  # the first hand's dice are in the view; later hands announce theirs in events
 
     def _start_hand(self, dealer: Seat, deal: Any = None) -> None:
         self.dealer = dealer
@@ -95,24 +97,7 @@ class HuashuiGame(Game[HuashuiConfig]):
             tiles = [t for t in range(NUM_KINDS) for _ in range(4)]
             self.rng.shuffle(tiles)
             dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
-            # 136 tiles stand as 4 sides × 17 stacks of two.  The dice sum counts sides from the dealer's
-            # (1 = the dealer's own), the smaller die the stacks skipped; drawing starts there.
-            side = (dealer + dice[0] + dice[1] - 1) % 4
-            start = 2 * (17 * side + min(dice))
-            wall = tiles[start:] + tiles[:start]
-            hands = [[], [], [], []]
-            pos = 0
-            order = [(dealer + i) % 4 for i in range(4)]
-            for _ in range(3):
-                for s in order:
-                    hands[s].extend(wall[pos:pos + 4])
-                    pos += 4
-            for s in order:
-                hands[s].append(wall[pos])
-                pos += 1
-            hands[dealer].append(wall[pos])
-            pos += 1
-            wall = wall[pos:]
+            hands, wall = deal_hands(break_wall(tiles, dealer, dice), dealer)
         self.dice = dice
         self.wall = wall
         self.front = 0
@@ -437,7 +422,6 @@ class HuashuiGame(Game[HuashuiConfig]):
         tile, src = self.claim_tile, self.claim_from
         winners = self._winners_in_order()
         if winners:
-            self.discards[src].pop()
             self._end_win(winners, "discard", src, tile, events)
             return
         for s, o in self.claim_opts.items():
@@ -474,6 +458,7 @@ class HuashuiGame(Game[HuashuiConfig]):
         if winners:
             idx = next(i for i, m in enumerate(self.melds[src]) if m[0] == KONG_ADDED and m[1] == tile)
             self.melds[src][idx] = (PUNG, tile, self.melds[src][idx][2])
+            self.discards[src].append(tile)  # the robbed tile lies open before the kong-maker
             self._end_win(winners, "rob", src, tile, events)
             return
         for s in self.claim_opts:
@@ -484,24 +469,26 @@ class HuashuiGame(Game[HuashuiConfig]):
         self._end_win([seat], "self", seat, -1, events)
 
     # ---- settlement --------------------------------------------------------------------------------
-    def _amount(self, base: int, mults: list[tuple[str, str, int]]) -> int:
-        if not mults:
-            return base
-        if self.config.combine_specials == "multiply":
-            out = base
-            for m in mults:
-                out *= m[2]
-            return out
-        return base * max(m[2] for m in mults)
+    @staticmethod
+    def _amount(base: int, mults: list[tuple[str, str, int]]) -> int:
+        """Base × the special's multiplier.  At most one applies: 杠开 and 抢杠 both involve a kong, and a hand
+        with a kong laid down (or robbed: all four copies are then out) can never be a 对胡."""
+        for m in mults:
+            base *= m[2]
+        return base
 
     def _end_win(self, winners: list[Seat], how: str, payer: Seat, tile: Tile, events: list[Event]) -> None:
         cfg = self.config
         lines = list(self.hand_lines)
         detail = []
         for w in winners:
+            # a discarded or robbed winning tile stays in the discarder's river (several may win on it)
             if tile >= 0:
-                self._add(w, tile)  # the winning tile joins the winner's hand for the show-down
+                self._add(w, tile)
             dui = self._is_dui(w)
+            shown = self._hand_text(w)
+            if tile >= 0:
+                self._add(w, tile, -1)
             mults: list[tuple[str, str, int]] = []
             if dui:
                 mults.append(("对胡", "seven pairs", cfg.dui_hu_multiplier))
@@ -531,7 +518,7 @@ class HuashuiGame(Game[HuashuiConfig]):
             lines.append(_line(f"座位{w} 胡: {zh}{mult_zh} → {zh_pay}", f"seat {w} wins: {en}{mult_en} → {en_pay}",
                                pts))
             detail.append({"seat": w, "how": how, "dui_hu": dui, "kong_draw": how == "self" and self.after_kong,
-                           "amount": amount, "hand": self._hand_text(w),
+                           "amount": amount, "hand": shown,
                            "melds": [TILE_TEXT[m[1]] * 1 for m in self.melds[w]]})
         events.append({"type": "win", "seats": winners, "how": how,
                        "tile": TILE_TEXT[tile] if tile >= 0 else TILE_TEXT[self.last_drawn or 0],

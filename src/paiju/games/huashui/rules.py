@@ -28,7 +28,7 @@ from .tiles import NUM_KINDS, Tile, counts_of, parse_meld, parse_tiles, tile_tex
 HandLike = str | Iterable[Tile]
 MeldLike = str | tuple[Tile, int]
 
-__all__ = ["hand_counts", "is_dui_hu", "is_win", "shanten_of", "tile_text", "waits"]
+__all__ = ["break_wall", "deal_hands", "hand_counts", "is_dui_hu", "is_win", "shanten_of", "tile_text", "waits"]
 
 
 def hand_counts(concealed: HandLike) -> list[int]:
@@ -103,3 +103,34 @@ def shanten_of(concealed: HandLike, melds: Sequence[MeldLike] = ()) -> int:
     """Tiles away from ready over both families: -1 complete (14), 0 ready (13), 1 one away, …"""
     counts = hand_counts(concealed)
     return shanten(keys_of(counts), len(melds))
+
+
+# ---- the deal ---------------------------------------------------------------------------------------
+def break_wall(ring: Sequence[Tile], dealer: int, dice: tuple[int, int]) -> list[Tile]:
+    """Where drawing starts (the page: 2 个骰子加起来的点数确定开门的地方，最小点数确定剩下多少墩开始拿牌).
+
+    The 136 tiles stand as four sides of 17 stacks of two, side k in front of seat k, in play order.  The dice
+    sum counts sides from the dealer's own (1 = the dealer's, 2 = the next seat's, …); the smaller die is the
+    number of stacks skipped from the left end of that side.  Returns the tiles in drawing order; the last
+    ones are where kong replacements come from.
+    """
+    side = (dealer + dice[0] + dice[1] - 1) % 4
+    start = 2 * (17 * side + min(dice))
+    return list(ring[start:]) + list(ring[:start])
+
+
+def deal_hands(wall: Sequence[Tile], dealer: int) -> tuple[list[list[Tile]], list[Tile]]:
+    """The page's deal, starting with the dealer in play order: three rounds of four tiles each, then one each,
+    then the dealer's fourteenth.  Returns the four hands and the rest of the wall."""
+    hands: list[list[Tile]] = [[], [], [], []]
+    order = [(dealer + i) % 4 for i in range(4)]
+    pos = 0
+    for _ in range(3):
+        for s in order:
+            hands[s].extend(wall[pos:pos + 4])
+            pos += 4
+    for s in order:
+        hands[s].append(wall[pos])
+        pos += 1
+    hands[dealer].append(wall[pos])
+    return hands, list(wall[pos + 1:])
