@@ -1,0 +1,110 @@
+// The lobby's HTTP side of docs/protocol.md, and the session token kept in localStorage.
+
+const TOKEN_KEY = "paiju.token";
+const PLAYER_KEY = "paiju.player";
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detailText(detail) || `HTTP ${status}`);
+    this.status = status;
+    this.detail = detail;
+  }
+
+  /** The option a 422 names, when the server says which one (so the form can mark it). */
+  get code() {
+    const d = this.detail;
+    return d && typeof d === "object" && !Array.isArray(d) ? d.code || null : null;
+  }
+
+  get option() {
+    const d = this.detail;
+    if (d && typeof d === "object" && !Array.isArray(d) && (d.option || d.field)) return d.option || d.field;
+    if (Array.isArray(d) && d[0] && Array.isArray(d[0].loc)) return d[0].loc[d[0].loc.length - 1];
+    const m = /option '([^']+)'/.exec(this.message);
+    return m ? m[1] : null;
+  }
+}
+
+function detailText(detail) {
+  if (detail == null) return "";
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return detail.map((d) => (d && d.msg ? `${(d.loc || []).slice(1).join(".")}: ${d.msg}` : String(d))).join("; ");
+  }
+  if (typeof detail === "object") return detail.message || detail.error || detail.detail || JSON.stringify(detail);
+  return String(detail);
+}
+
+// The card room answers {"error": {"code", "message"}}; other servers say {"detail": ...}.
+function errorDetail(data) {
+  if (data && typeof data === "object") {
+    if ("error" in data) return data.error;
+    if ("detail" in data) return data.detail;
+  }
+  return data;
+}
+
+export function token() {
+  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
+}
+
+export function player() {
+  try { return JSON.parse(localStorage.getItem(PLAYER_KEY) || "null"); } catch { return null; }
+}
+
+export function forgetSession() {
+  try {
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(PLAYER_KEY);
+  } catch { /* nothing stored */ }
+}
+
+export async function request(method, path, body) {
+  const headers = { Accept: "application/json" };
+  const tok = token();
+  if (tok) headers.Authorization = `Bearer ${tok}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, String(e && e.message ? e.message : e));
+  }
+  let data = null;
+  const text = await res.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = text; }
+  }
+  if (!res.ok) throw new ApiError(res.status, errorDetail(data));
+  return data;
+}
+
+export async function startSession(nickname) {
+  const data = await request("POST", "/api/session", { nickname });
+  try {
+    localStorage.setItem(TOKEN_KEY, data.token);
+    localStorage.setItem(PLAYER_KEY, JSON.stringify(data.player));
+  } catch { /* the cookie the server sets still identifies us */ }
+  return data;
+}
+
+export const api = {
+  games: () => request("GET", "/api/games"),
+  tables: (game) => request("GET", game ? `/api/tables?game=${encodeURIComponent(game)}` : "/api/tables"),
+  table: (id, invite) => request("GET", `/api/tables/${encodeURIComponent(id)}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`),
+  createTable: (body) => request("POST", "/api/tables", body),
+  sit: (id, seat, invite) => request("POST", `/api/tables/${encodeURIComponent(id)}/sit`, invite ? { seat, invite } : { seat }),
+  leave: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}),
+  fillBots: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots`, {}),
+  start: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/start`, {}),
+};
+
+export function wsUrl(tableId, invite) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const q = new URLSearchParams();
+  const tok = token();
+  if (tok) q.set("token", tok);
+  if (invite) q.set("invite", invite);
+  const qs = q.toString();
+  return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}${qs ? `?${qs}` : ""}`;
+}

@@ -1,0 +1,91 @@
+// Entry point: header, nickname on first visit, and the two pages (lobby at "/", a table at "/t/<id>").
+
+import { forgetSession, player, startSession, token } from "./api.js";
+import { fill, h, toast } from "./dom.js";
+import { lang, onLangChange, setLang, t } from "./i18n.js";
+import { showLobby } from "./lobby.js";
+import { showTable } from "./table.js";
+
+const main = document.getElementById("main");
+const header = document.getElementById("header");
+let page = null; // the current page: {destroy(), rerender()}
+
+function renderHeader() {
+  const me = player();
+  fill(header,
+    h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } },
+      h("span", { class: "brand-mark" }, "牌"), h("span", { class: "brand-name" }, t("app"))),
+    h("span", { class: "spacer" }),
+    me ? h("button", { class: "link me", title: t("change_name"), onclick: askNickname }, me.nickname) : null,
+    h("button", {
+      class: "lang", id: "lang-switch", "aria-label": "language / 语言",
+      onclick: () => setLang(lang() === "zh" ? "en" : "zh"),
+    }, t("lang_switch")),
+  );
+}
+
+function askNickname() {
+  if (page) page.destroy();
+  page = null;
+  const input = h("input", {
+    id: "nickname", name: "nickname", maxlength: 24, required: true, autocomplete: "nickname",
+    placeholder: t("nickname_placeholder"), value: player()?.nickname || "",
+  });
+  const error = h("p", { class: "form-error", role: "alert" });
+  const form = h("form", {
+    class: "card-panel nickname-form",
+    onsubmit: async (e) => {
+      e.preventDefault();
+      const nickname = input.value.trim();
+      if (!nickname) return;
+      try {
+        await startSession(nickname);
+        renderHeader();
+        route();
+      } catch (err) {
+        error.textContent = err.message;
+      }
+    },
+  },
+  h("h1", {}, t("nickname_title")),
+  h("p", { class: "muted" }, t("nickname_hint")),
+  input, error,
+  h("button", { class: "primary", type: "submit" }, t("enter")));
+  fill(main, h("div", { class: "center-page" }, form));
+  input.focus();
+}
+
+export function navigate(path) {
+  if (path !== location.pathname + location.search) history.pushState(null, "", path);
+  route();
+}
+
+/** Called by pages when the server no longer knows our token. */
+export function sessionExpired() {
+  forgetSession();
+  renderHeader();
+  askNickname();
+}
+
+function route() {
+  if (page) page.destroy();
+  page = null;
+  if (!token()) {
+    askNickname();
+    return;
+  }
+  const m = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
+  const ctx = { main, navigate, sessionExpired, toast };
+  page = m ? showTable(ctx, decodeURIComponent(m[1]), new URLSearchParams(location.search).get("invite"))
+    : showLobby(ctx);
+}
+
+window.addEventListener("popstate", route);
+onLangChange(() => {
+  renderHeader();
+  if (page) page.rerender();
+  else if (!token()) askNickname();
+});
+
+renderHeader();
+route();

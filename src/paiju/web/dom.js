@@ -1,0 +1,65 @@
+// A tiny element builder.  Text always goes in as text nodes, never as HTML: nicknames and every
+// string from the server are data, not markup.
+
+/**
+ * h("button", {class: "x", onclick: fn, dataset: {card: "5m"}}, "label", child, [more, children])
+ * Attributes whose value is null/undefined/false are skipped; `true` sets an empty attribute.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value == null || value === false) continue;
+    if (key === "class") el.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "value" || key === "checked" || key === "disabled" || key === "selected") el[key] = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child == null || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.appendChild(child);
+    else el.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+/** Replace an element's children. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+let toastTimer = null;
+
+/** A short message at the bottom of the screen; `kind` is "error" or "info". */
+export function toast(message, kind = "error") {
+  let box = document.getElementById("toast");
+  if (!box) {
+    box = h("div", { id: "toast", role: "status", "aria-live": "polite" });
+    document.body.appendChild(box);
+  }
+  box.className = `toast show ${kind}`;
+  box.textContent = message;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.className = `toast ${kind}`; }, kind === "error" ? 5000 : 2500);
+}
+
+/** Signed number for scores: +3, −2, 0. */
+export function signed(n) {
+  if (typeof n !== "number") return n == null ? "" : String(n);
+  const r = Math.round(n * 100) / 100;
+  if (r > 0) return `+${r}`;
+  if (r < 0) return `−${Math.abs(r)}`;
+  return "0";
+}
+
+export function scoreClass(n) {
+  return typeof n !== "number" || n === 0 ? "zero" : n > 0 ? "pos" : "neg";
+}

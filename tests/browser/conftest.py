@@ -1,0 +1,181 @@
+"""A real card room on a loopback port and Debian's chromium driven by Playwright.
+
+The server runs in a thread of the test process (uvicorn on a free port, SQLite in a temporary
+directory, bots without think delay), with the test-only ``demo`` game registered beside the real ones.
+The browser is the system chromium: nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("PAIJU_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a running card room."""
+    uvicorn = pytest.importorskip("uvicorn")
+    try:
+        from paiju.server import Settings, create_app
+    except ImportError as e:  # the server extra is not installed
+        pytest.skip(f"the card room cannot be imported: {e}")
+    from paiju.core import registry
+
+    from . import demo_game
+
+    registry.GAMES.setdefault("demo", f"{demo_game.__name__}:DemoGame")
+    data = tmp_path_factory.mktemp("room")
+    settings = Settings(data_dir=data, secret_key="browser-tests", turn_seconds=60.0, claim_seconds=60.0,
+                        bot_delay_seconds=0.0, grace_seconds=600.0)
+    port = _free_port()
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
+                            lifespan="on", ws_max_size=1 << 20)
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, name="card-room", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the card room did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=15)
+        registry.GAMES.pop("demo", None)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"no chromium at {CHROMIUM} (install Debian's chromium package to run the browser tests)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
+    """Make browser contexts (separate storage: separate people); all are closed after the test."""
+    made: list[Any] = []
+
+    def make(**kwargs: Any) -> Any:
+        kwargs.setdefault("viewport", {"width": 1280, "height": 900})
+        kwargs.setdefault("locale", "zh-CN")
+        ctx = browser.new_context(**kwargs)
+        ctx.set_default_timeout(15_000)
+        made.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in made:
+        ctx.close()
+
+
+def game_options(base: str, game: str) -> list[dict[str, Any]]:
+    with urllib.request.urlopen(f"{base}/api/games", timeout=10) as r:
+        games = json.load(r)
+    for g in games:
+        if g["name"] == game:
+            options: list[dict[str, Any]] = g["options"]
+            return options
+    raise LookupError(game)
+
+
+def short_match(base: str, game: str) -> dict[str, Any]:
+    """Options for a one-hand match, where the game has a hands/rounds option."""
+    out: dict[str, Any] = {}
+    for o in game_options(base, game):
+        if o["name"] in ("hands", "rounds") and o["type"] == "int":
+            out[o["name"]] = max(1, int(o["min"] or 1))
+    return out
+
+
+class Room:
+    """What a person does in the browser: enter with a nickname, create a table, sit, add bots, start."""
+
+    def __init__(self, base: str, new_context: Callable[..., Any]) -> None:
+        self.base = base
+        self.new_context = new_context
+
+    def enter(self, nickname: str, **context_args: Any) -> Any:
+        page = self.new_context(**context_args).new_page()
+        page.goto(self.base + "/")
+        page.fill("#nickname", nickname)
+        page.click(".nickname-form button[type=submit]")
+        page.wait_for_selector(".lobby .game-tile")
+        return page
+
+    def create_table(self, page: Any, game: str, options: dict[str, Any] | None = None,
+                     windows: dict[str, float] | None = None) -> str:
+        page.click(f'.game-tile[data-game="{game}"]')
+        page.wait_for_selector(f'#create-form:has-text("{game}"), #create-form')
+        rules = page.locator("#create-form details.rules")
+        if options and rules.count():
+            rules.evaluate("d => { d.open = true; }")
+        for name, value in (options or {}).items():
+            set_field(page, f"#opt-{name}", value)
+        for name, value in (windows or {}).items():
+            set_field(page, f"#win-{name}", value)
+        page.click("#create-submit")
+        page.wait_for_url("**/t/*")
+        page.wait_for_selector(".waiting-room .seat-row")
+        return str(page.url.split("/t/")[1].split("?")[0])
+
+    def sit(self, page: Any, seat: int) -> None:
+        page.click(f'.seat-row[data-seat="{seat}"] button.sit')
+        page.wait_for_selector(f'.seat-row[data-seat="{seat}"] .you-badge')
+
+    def fill_bots_and_start(self, page: Any) -> None:
+        page.click("#fill-bots")
+        page.wait_for_selector("#start:not([disabled])")
+        page.click("#start")
+        page.wait_for_selector(".board .seat")
+
+
+def set_field(page: Any, selector: str, value: Any) -> None:
+    el = page.locator(selector)
+    kind = el.evaluate("e => e.tagName.toLowerCase() + ':' + (e.type || '')")
+    if kind == "input:checkbox":
+        el.set_checked(bool(value))
+    elif kind.startswith("select"):
+        el.select_option(label=str(value))
+    else:
+        el.fill(str(value))
+
+
+@pytest.fixture
+def room(server: str, new_context: Callable[..., Any]) -> Room:
+    return Room(server, new_context)
