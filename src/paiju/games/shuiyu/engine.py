@@ -154,7 +154,7 @@ class ShuiyuGame(Game[ShuiyuConfig]):
         self.hands: list[list[Card]] = [list(h) for h in hands]
         self.kinds: list[Kind] = [kind_of_cards(h) for h in self.hands]
         self.arr: list[Arrangement | None] = [None] * self.n
-        self._split_options: list[dict[str, Arrangement]] = [self._options(h) for h in self.hands]
+        self._split_options: list[dict[str, Arrangement] | None] = [None] * self.n
         self.calls: list[str | None] = [None] * self.n
         self.answers: list[str | None] = [None] * self.n
         self.responses: list[str | None] = [None] * self.n
@@ -166,11 +166,15 @@ class ShuiyuGame(Game[ShuiyuConfig]):
         self.phase: Phase = "arrange"
         self.pending: list[int] = list(range(self.n))
 
-    @staticmethod
-    def _options(hand: list[Card]) -> dict[str, Arrangement]:
-        special = special_arrangement(hand)
-        arrs = [special] if special is not None else split_cards(hand)
-        return {"split " + arrangement_text(a): a for a in arrs}
+    def _options(self, seat: int) -> dict[str, Arrangement]:
+        """``split …`` action -> arrangement for ``seat``'s hand (built when first asked for)."""
+        opts = self._split_options[seat]
+        if opts is None:
+            hand = self.hands[seat]
+            special = special_arrangement(hand)
+            arrs = [special] if special is not None else split_cards(hand)
+            opts = self._split_options[seat] = {"split " + arrangement_text(a): a for a in arrs}
+        return opts
 
     # ---- helpers --------------------------------------------------------------------------------
     def players(self) -> list[int]:
@@ -208,7 +212,7 @@ class ShuiyuGame(Game[ShuiyuConfig]):
         if self._over or seat not in self.to_move():
             return []
         if self.phase == "arrange":
-            return list(self._split_options[seat])
+            return list(self._options(seat))
         if self.phase == "call":
             if self.kinds[seat] != "plain":
                 return ["show"]
@@ -225,7 +229,7 @@ class ShuiyuGame(Game[ShuiyuConfig]):
         if self._over or seat not in self.to_move() or not isinstance(action, str):
             return False
         if self.phase == "arrange":
-            return action in self._split_options[seat]
+            return action in self._options(seat)
         return action in self.legal_actions(seat)
 
     def why_illegal(self, seat: int, action: str) -> str:
@@ -288,7 +292,7 @@ class ShuiyuGame(Game[ShuiyuConfig]):
         return events
 
     def _arranged(self, seat: int, action: str) -> list[Event]:
-        self.arr[seat] = self._split_options[seat][action]
+        self.arr[seat] = self._options(seat)[action]
         self.pending.remove(seat)
         events: list[Event] = [{"type": "arranged", "seat": seat}]
         if self.pending:
@@ -496,9 +500,9 @@ class ShuiyuGame(Game[ShuiyuConfig]):
             hand = pool[4 * i: 4 * i + 4]
             g.hands[s] = hand
             g.kinds[s] = kind_of_cards(hand)
-            g._split_options[s] = self._options(hand)
+            g._split_options[s] = None
             if self.arr[s] is not None:
-                g.arr[s] = max(g._split_options[s].values(), key=lambda a: sum(keys_of(a)))
+                g.arr[s] = max(g._options(s).values(), key=lambda a: sum(keys_of(a)))
         g.stock = pool[4 * len(hidden):]
         return g
 
@@ -593,7 +597,7 @@ class ShuiyuGame(Game[ShuiyuConfig]):
         if not legal:
             return None
         if self.phase == "arrange":
-            return max(legal, key=lambda a: sum(keys_of(self._split_options[seat][a])))
+            return max(legal, key=lambda a: sum(keys_of(self._options(seat)[a])))
         for pref in ("show", "open", "believe", "drink"):
             if pref in legal:
                 return pref
