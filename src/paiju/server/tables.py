@@ -608,6 +608,9 @@ class Room:
         except ConfigError as e:
             raise RoomError("bad_option", str(e), 422) from e
         turn = self.window_option("turn_seconds", turn_seconds, self.settings.turn_seconds)
+        rule_claim = cfg.to_dict().get("claim_seconds")  # a game whose rules name the claim window (滑水)
+        if claim_seconds is None and isinstance(rule_claim, int | float) and not isinstance(rule_claim, bool):
+            claim_seconds = rule_claim
         claim = self.window_option("claim_seconds", claim_seconds, self.settings.claim_seconds)
         seed = secrets.randbits(62) if seed is None else seed
         try:
