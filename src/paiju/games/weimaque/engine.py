@@ -281,7 +281,7 @@ class WeimaqueGame(Game[WeimaqueConfig]):
                     if w is not None:
                         self.wins[s] = w
                         opts.setdefault(s, []).append("hu")
-                order.append((s, "hu"))
+                        order.append((s, "hu"))
         for s in self.players():
             if s != src and self.peng_ok(s, card) is None:
                 opts.setdefault(s, []).append("peng")
@@ -297,8 +297,6 @@ class WeimaqueGame(Game[WeimaqueConfig]):
     def _resolve(self, events: list[Event]) -> None:
         """Carry out the best claim once every seat that could outrank it has answered."""
         for seat, kind in self.order:
-            if seat not in self.options:
-                continue
             if seat not in self.responses:
                 return
             answer = self.responses[seat]
@@ -550,16 +548,14 @@ class WeimaqueGame(Game[WeimaqueConfig]):
             self.hu_option = best_win(hand, [(k, c) for k, c, _ in self.melds[seat][:-1]], cs[0], own_draw=True,
                                       last_card=not self.stock, config=self.config, counts=True)
         if self.phase == "claim":
-            pending = set(self.options) - set(self.responses)
-            keep = {s: self.options[s] for s in self.options if s == viewer}
+            seats = list(self.options)
+            mine = self.options.get(viewer)
             self._compute_options()
-            for s in pending:
-                if s != viewer:
-                    self.options.setdefault(s, [])
-            for s, o in keep.items():
-                self.options[s] = o
-            for s in list(self.responses):
-                self.options.setdefault(s, [])
+            fresh = self.options
+            self.options = {s: fresh.get(s, []) for s in seats}
+            if mine is not None:
+                self.options[viewer] = mine
+            self.order = [(s, k) for s, k in self.order if s in self.options]
 
     # ---- views -----------------------------------------------------------------------------------------
     def _role(self, seat: int) -> dict[str, str]:
