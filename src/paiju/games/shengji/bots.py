@@ -1,8 +1,303 @@
-"""Bots for 升级 (placeholder until the strong bot lands)."""
+"""Bots for 升级: a card-counting team player and a plain highest-card baseline.
+
+Both read only the seat's view and legal list.  The legal list is capped for plays, so the smart bot
+also builds its own plays (throws it has proved safe, point-feeding follows) from the rules functions;
+the engine's ``is_legal`` accepts any legal play, listed or not.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
 from typing import Any
 
-BOTS: dict[str, Callable[[int], Any]] = {}
+from paiju.core.cards import SUITS, Card, card_text, parse_cards
+from paiju.core.game import Action, View
+
+from .rules import (
+    NUM_KINDS,
+    POINTS,
+    TRUMP,
+    Order,
+    follow_problem,
+    order_for,
+    play_strength,
+    suit_number,
+)
+
+
+def _play(cards: Sequence[Card]) -> Action:
+    return "play " + " ".join(card_text(c) for c in cards)
+
+
+def _cards_of(action: Action) -> list[Card]:
+    return parse_cards(action.partition(" ")[2])
+
+
+class _Table:
+    """What a seat knows, rebuilt from its view: its hand, the cards gone, who is void where."""
+
+    def __init__(self, view: View) -> None:
+        self.seat: int = view["viewer"]
+        self.partner = (self.seat + 2) % 4
+        trump = view["trump"] if view["trump_set"] else (
+            view["bid"]["cards"][0][-1] if view["bid"] and view["bid"]["cards"][0] not in ("SJ", "BJ") else None)
+        self.order: Order = order_for(view["level"], suit_number(trump))
+        self.hand = [0] * NUM_KINDS
+        for c in parse_cards(view["hand"] or []):
+            self.hand[c] += 1
+        self.size = sum(self.hand)
+        self.dealer: int | None = view["dealer"]
+        self.defending = self.dealer is not None and self.dealer % 2 == self.seat % 2
+        seen = list(self.hand)
+        if view["kitty"] is not None and view["kitty_buried"]:
+            for c in parse_cards(view["kitty"]):
+                seen[c] += 1
+        self.void: list[set[int]] = [set() for _ in range(4)]
+        self.partner_wins: Counter[int] = Counter()
+        order = self.order
+        tricks: list[tuple[list[tuple[int, list[Card]]], int | None]] = [
+            ([(s, parse_cards(p)) for s, p in t["plays"]], t["winner"]) for t in view["tricks"]]
+        current = [(s, parse_cards(p)) for s, p in view["trick"]["plays"]]
+        tricks.append((current, None))
+        for plays, winner in tricks:
+            if not plays:
+                continue
+            lead = plays[0][1]
+            ls = order.suit[lead[0]]
+            for s, p in plays:
+                for c in p:
+                    seen[c] += 1
+                if sum(1 for c in p if order.suit[c] == ls) < len(lead):
+                    self.void[s].add(ls)
+            if winner == self.partner and plays[0][0] == self.partner:
+                self.partner_wins[ls] += 1
+        self.unseen = [4 - seen[c] for c in range(NUM_KINDS)]
+        self.trick = current
+        self.opponents = [(self.seat + 1) % 4, (self.seat + 3) % 4]
+
+    def value(self, cards: Sequence[Card]) -> int:
+        """What spending ``cards`` costs: trumps and high cards are worth keeping, points worth more."""
+        o = self.order
+        return sum((20 + o.key[c] if o.suit[c] == TRUMP else o.key[c]) + POINTS[c] for c in cards)
+
+    def unbeatable(self, card: Card, k: int) -> bool:
+        """No unseen card of the suit outranks ``card`` with ``k`` or more copies left."""
+        o = self.order
+        kc = o.key[card]
+        return not any(self.unseen[d] >= k and o.key[d] > kc for d in o.members[o.suit[card]])
+
+    def units(self, suit: int) -> list[tuple[Card, int]]:
+        return [(c, self.hand[c]) for c in self.order.members[suit] if self.hand[c]]
+
+    def suit_count(self, suit: int) -> int:
+        return sum(self.hand[c] for c in self.order.members[suit])
+
+
+class SmartBot:
+    """Counts cards and plays for its side: safe throws, leads to partner, feeds points, cheap wins."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        phase = view["phase"]
+        if phase == "deal":
+            return self._bid(view, legal)
+        t = _Table(view)
+        if phase == "bury":
+            return self._bury(t)
+        if not t.trick:
+            return self._lead(view, t, legal)
+        return self._follow(t, legal)
+
+    # ---- bidding --------------------------------------------------------------------------------------
+    def _bid(self, view: View, legal: Sequence[Action]) -> Action:
+        bids = [a for a in legal if a != "pass"]
+        if not bids:
+            return "pass"
+        hand = parse_cards(view["hand"] or [])
+        n = len(hand)
+        standing = view["bid"]
+        if standing is not None and standing["seat"] == view["viewer"]:
+            return bids[-1]                                   # 自保: make our own bid safe
+        if standing is not None and standing["seat"] == (view["viewer"] + 2) % 4:
+            return "pass"                                     # never overcall partner
+        if n < 8:
+            return "pass"
+        best, best_score = "pass", 0.0
+        for a in bids:
+            cards = _cards_of(a)
+            trump = cards[0] % 4 if cards[0] < 52 else None
+            order = order_for(view["level"], trump)
+            trumps = sum(1 for c in hand if order.suit[c] == TRUMP)
+            strong = sum(1 for c in hand if order.suit[c] == TRUMP and order.key[c] >= 14)
+            ratio = (trumps + 0.5 * strong) / n
+            need = 0.42 if trump is not None else 0.24
+            score = ratio - need
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    # ---- burying ---------------------------------------------------------------------------------------
+    def _bury(self, t: _Table) -> Action:
+        o = t.order
+        lengths = {s: t.suit_count(s) for s in range(4)}
+        pool = [c for c in range(NUM_KINDS) for _ in range(t.hand[c])]
+
+        def cost(c: Card) -> float:
+            if o.suit[c] == TRUMP:
+                return 1000 + o.key[c]
+            s = o.suit[c]
+            base = o.key[c] + 25 * (POINTS[c] > 0) + 6 * (t.hand[c] >= 2)
+            if o.key[c] == 14:
+                base += 30
+            return base + lengths[s] * 0.8                # short suits go first: voids let us ruff
+
+        chosen = sorted(pool, key=cost)[:12]
+        return "bury " + " ".join(card_text(c) for c in chosen)
+
+    # ---- leading ---------------------------------------------------------------------------------------
+    def _lead(self, view: View, t: _Table, legal: Sequence[Action]) -> Action:
+        o = t.order
+        opp_void = t.void[t.opponents[0]] | t.void[t.opponents[1]]
+        limits = view["throw_limits"]
+        me = t.seat
+        may_throw = view["throw_fails"][me] < limits["fails"] and view["throw_cards"][me] < limits["cards"]
+        # 1. a throw that cannot fail (every unit the largest still out), where nobody can ruff it
+        best: tuple[float, list[Card]] | None = None
+        for s in range(5):
+            if s != TRUMP and s in opp_void:
+                continue
+            safe = [(c, k) for c, k in t.units(s) if t.unbeatable(c, k)]
+            if not safe:
+                continue
+            if may_throw and len(safe) >= 2:
+                cards = [c for c, k in safe for _ in range(k)]
+            else:
+                c, k = max(safe, key=lambda u: (u[1], o.key[u[0]]))
+                cards = [c] * k
+            if s == TRUMP and t.suit_count(TRUMP) < 0.4 * t.size and len(cards) < 3:
+                continue                                  # keep a short trump hand for ruffing
+            score = len(cards) * 3 + sum(POINTS[c] for c in cards) / 5 + (0 if s == TRUMP else 2)
+            if best is None or score > best[0]:
+                best = (score, cards)
+        if best is not None:
+            return _play(best[1])
+        side = [s for s in range(4) if t.suit_count(s)]
+        partner_void = t.void[t.partner]
+        # 2. lead to partner: a suit partner has won with, or one partner can ruff and they cannot
+        for s in sorted(side, key=lambda s: -t.partner_wins[s]):
+            if t.partner_wins[s] or (s in partner_void and TRUMP not in partner_void and s not in opp_void):
+                return _play([self._low(t, s)])
+        # 3. the dealer side draws trumps when long in them
+        if t.defending and t.suit_count(TRUMP) >= 0.45 * t.size:
+            pairs = [c for c, k in t.units(TRUMP) if k >= 2]
+            if pairs:
+                c = pairs[-1]
+                return _play([c, c])
+        # 4. a low card of a long side suit nobody ruffs
+        options = [s for s in side if s not in opp_void] or side
+        if options:
+            s = max(options, key=lambda s: t.suit_count(s))
+            return _play([self._low(t, s)])
+        return _play([self._low(t, TRUMP)])
+
+    @staticmethod
+    def _low(t: _Table, s: int) -> Card:
+        cards = [c for c in t.order.members[s] if t.hand[c]]
+        return min(cards, key=lambda c: (POINTS[c] > 0, t.hand[c] >= 2, t.order.key[c]))
+
+    # ---- following -------------------------------------------------------------------------------------
+    def _follow(self, t: _Table, legal: Sequence[Action]) -> Action:
+        o = t.order
+        lead = t.trick[0][1]
+        cands = [_cards_of(a) for a in legal]
+        cands.extend(self._extra(t, lead))
+        cands = [c for c in cands if follow_problem(t.hand, lead, c, o) is None] or [_cards_of(legal[0])]
+        best_i, best_val = 0, play_strength(lead, lead, o)
+        for i, (_, p) in enumerate(t.trick[1:], 1):
+            v = play_strength(p, lead, o)
+            if v is not None and best_val is not None and v > best_val:
+                best_i, best_val = i, v
+        winner = t.trick[best_i][0]
+        assert best_val is not None
+        left = 3 - len(t.trick)
+        pts = sum(POINTS[c] for _, p in t.trick for c in p)
+        partner_winning = winner == t.partner
+        safe = partner_winning and (left == 0 or self._holds(t, t.trick[best_i][1], lead, best_val))
+
+        def strength(c: Sequence[Card]) -> tuple[int, int] | None:
+            return play_strength(c, lead, o)
+
+        if safe:
+            return _play(max(cands, key=lambda c: (sum(POINTS[x] for x in c), -t.value(c))))
+        winning = [c for c in cands if (v := strength(c)) is not None and v > best_val]
+        if winning and not partner_winning:
+            if left == 0:
+                if pts + min(sum(POINTS[x] for x in c) for c in winning) > 0 or len(lead) > 1:
+                    return _play(min(winning, key=t.value))
+            else:
+                sure = [c for c in winning if self._holds(t, c, lead, strength(c))]
+                if sure:
+                    return _play(min(sure, key=t.value))
+                if pts >= 10:
+                    return _play(max(winning, key=lambda c: strength(c) or (0, 0)))
+        return _play(min(cands, key=lambda c: (3 * sum(POINTS[x] for x in c) + t.value(c))))
+
+    @staticmethod
+    def _holds(t: _Table, play: list[Card], lead: list[Card], val: tuple[int, int] | None) -> bool:
+        """Whether no seat still to play is likely to beat ``play`` (by the cards still unseen)."""
+        if val is None:
+            return False
+        o = t.order
+        k = max(Counter(lead).values())
+        is_trump, key = val
+        if not is_trump:
+            ls = o.suit[lead[0]]
+            later = [(t.seat + i) % 4 for i in range(1, 4 - len(t.trick))]
+            if any(ls in t.void[s] and TRUMP not in t.void[s] for s in later if s % 2 != t.seat % 2):
+                return False
+            suit = ls
+        else:
+            suit = TRUMP
+        return not any(t.unseen[d] >= k and o.key[d] > key for d in o.members[suit])
+
+    @staticmethod
+    def _extra(t: _Table, lead: list[Card]) -> list[list[Card]]:
+        """Follows the capped list may miss: for single leads, every card; the point cards first."""
+        o = t.order
+        s = o.suit[lead[0]]
+        if len(lead) != 1:
+            return []
+        if t.suit_count(s):
+            return [[c] for c in o.members[s] if t.hand[c]]
+        return [[c] for c in range(NUM_KINDS) if t.hand[c]]
+
+
+class HighestCardBot:
+    """Plays the strongest card it may (no throws), bids whenever it can, buries the first offer:
+    the plain baseline a thoughtful bot must beat."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        if view["phase"] == "deal":
+            bids = [a for a in legal if a != "pass"]
+            return bids[-1] if bids else "pass"
+        if view["phase"] == "bury":
+            return legal[0]
+        trump = view["trump"]
+        order = order_for(view["level"], suit_number(trump) if trump in SUITS else None)
+
+        def rank(a: Action) -> tuple[int, int, int, int]:
+            cards = _cards_of(a)
+            top = max(cards, key=lambda c: (order.suit[c] == TRUMP, order.key[c]))
+            return (order.suit[top] == TRUMP, order.key[top], -len(set(cards)), len(cards))
+
+        return max(legal, key=rank)
+
+
+BOTS: dict[str, Callable[[int], Any]] = {"smart": SmartBot, "highest": HighestCardBot}

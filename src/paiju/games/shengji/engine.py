@@ -358,8 +358,16 @@ class ShengjiGame(Game[ShengjiConfig]):
         return out
 
     def _lead_candidates(self, seat: Seat) -> list[Action]:
+        """Every single, pair, triple and quad; plus, while throwing is allowed, the top two units of
+        each suit as a throw (it may fail: the engine then plays its smallest beatable part)."""
         h = self.hands[seat]
         out = [self._canon("play", [c] * k) for c in range(NUM_KINDS) for k in range(1, h[c] + 1)]
+        cfg = self.config
+        if self.fails[seat] < cfg.throw_fails_limit and self.fail_cards[seat] < cfg.throw_cards_limit:
+            for s in range(5):
+                top = [c for c in reversed(self.order.members[s]) if h[c]][:2]
+                if len(top) == 2:
+                    out.append(self._canon("play", [c for c in top for _ in range(h[c])]))
         return out[:LEAD_CAP]
 
     def _follow_candidates(self, seat: Seat) -> list[Action]:
@@ -376,9 +384,9 @@ class ShengjiGame(Game[ShengjiConfig]):
                 cands = [[c] for c in suit_cards]
             else:
                 bins = [k for k in sizes if k > 1]
-                exact = [c for c in suit_cards if 2 <= h[c] <= max(bins)]
+                exact = [c for c in suit_cards if 2 <= h[c] <= max(bins)] if bins else []
                 for chosen in (exact, list(reversed(exact))):
-                    req = _required(bins, chosen, h)
+                    req = _required(bins, chosen, h) if bins else []
                     for fill_order in (suit_cards, list(reversed(suit_cards))):
                         cands.append(_fill(req, fill_order, h, n))
                 if len(sizes) == 1:
@@ -686,6 +694,7 @@ class ShengjiGame(Game[ShengjiConfig]):
             "penalties": list(self.penalty),
             "throw_fails": list(self.fails),
             "throw_cards": list(self.fail_cards),
+            "throw_limits": {"fails": self.config.throw_fails_limit, "cards": self.config.throw_cards_limit},
             "hands_played": self.hands_played,
             "last_result": self.last_result,
         }
