@@ -96,6 +96,7 @@ export const api = {
   sit: (id, seat, invite) => request("POST", `/api/tables/${encodeURIComponent(id)}/sit`, invite ? { seat, invite } : { seat }),
   leave: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}),
   fillBots: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots`, {}),
+  removeBot: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots/remove`, { seat }),
   start: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/start`, {}),
 };
 

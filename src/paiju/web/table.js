@@ -19,6 +19,9 @@ export function showTable(ctx, tableId, invite) {
     legal: [],
     deadline: null,
     seq: null,
+    logSeq: null, // the seq up to which the log holds every event
+    seat: undefined, // our seat as the server last said (null: spectator)
+    deadlines: {}, // public deadlines of the seats on turn
     selection: new Set(), // indexes into your hand
     hintIndex: 0,
     resultKey: null, // the last_result already shown
@@ -42,16 +45,23 @@ export function showTable(ctx, tableId, invite) {
       s.info = await api.table(tableId, invite);
       render();
     } catch (e) {
-      if (e instanceof ApiError && e.status === 401) { ctx.sessionExpired(); return; }
-      if (e instanceof ApiError && e.status === 404) { s.notFound = true; render(); return; }
+      if (e instanceof ApiError && e.status === 401) { ctx.sessionExpired(); return false; }
+      if (e instanceof ApiError && (e.status === 404 || e.status === 403)) {
+        s.notFound = true;
+        s.closeReason = e.status === 403 ? t("need_invite") : null;
+        render();
+        return false;
+      }
       ctx.toast(e.message);
     }
+    return true;
   }
 
   function mySeat() {
+    if (s.seat !== undefined && s.view) return s.seat; // what the server says our viewer is
     if (s.view && typeof s.view.viewer === "number" && s.view.viewer >= 0) return s.view.viewer;
     const seats = s.info?.seats || [];
-    const mine = seats.find((x) => x.player && me && x.player.id === me.id);
+    const mine = seats.find((x) => x.player && me && x.player.id === me.id && x.replaced !== "left");
     return mine ? mine.seat : null;
   }
 
@@ -86,6 +96,8 @@ export function showTable(ctx, tableId, invite) {
       ws = null;
       if (!alive) return;
       if (e.code === 4404 || e.code === 4403) { s.notFound = true; s.closeReason = e.reason; render(); return; }
+      if (s.notFound) return;
+      if (s.conn === "connecting" && retry >= 3) loadInfo(); // never got in: is the table still there?
       if (e.code === 4401) { ctx.sessionExpired(); return; }
       s.conn = "reconnecting";
       renderConn();
@@ -108,20 +120,33 @@ export function showTable(ctx, tableId, invite) {
     switch (msg.type) {
       case "snapshot":
         if (msg.table) s.info = msg.table;
+        // A first snapshot, or one from before what we hold (a restart rebuilt the table): start the log anew.
+        // Otherwise keep it: the `resume` sent on reconnecting brings the events missed in between.
+        if (s.seq == null || msg.seq < (s.logSeq ?? 0)) {
+          s.log = [];
+          s.logSeq = msg.seq;
+        }
         s.seq = msg.seq ?? s.seq;
         setView(msg);
-        s.log = [];
         render();
         break;
       case "update":
-        if (s.seq != null && msg.seq != null && msg.seq <= s.seq) return; // already have it
-        if (s.seq != null && msg.seq != null && msg.seq > s.seq + 1) {
+        if (msg.since != null) { // the answer to a resume: every event after `since`
+          if (msg.since === s.logSeq) pushLog(msg.events);
+          s.logSeq = Math.max(s.logSeq ?? 0, msg.seq);
+          s.seq = Math.max(s.seq ?? 0, msg.seq);
+          setView(msg);
+          render();
+          break;
+        }
+        if (s.seq != null && msg.seq <= s.seq) return; // already have it
+        if (s.seq != null && msg.seq > s.seq + 1) {
           send({ type: "resume", since: s.seq }); // a gap: ask for what we missed
           return;
         }
-        s.seq = msg.seq ?? s.seq;
-        for (const ev of msg.events || []) s.log.push(ev);
-        if (s.log.length > MAX_LOG) s.log.splice(0, s.log.length - MAX_LOG);
+        if (s.logSeq == null || msg.seq === s.logSeq + 1) pushLog(msg.events);
+        s.logSeq = msg.seq;
+        s.seq = msg.seq;
         setView(msg);
         render();
         break;
@@ -143,7 +168,14 @@ export function showTable(ctx, tableId, invite) {
     }
   }
 
+  function pushLog(events) {
+    for (const ev of events || []) s.log.push(ev);
+    if (s.log.length > MAX_LOG) s.log.splice(0, s.log.length - MAX_LOG);
+  }
+
   function setView(msg) {
+    if ("seat" in msg) s.seat = msg.seat;
+    s.deadlines = msg.deadlines || {};
     const before = JSON.stringify(s.legal);
     if ("view" in msg) s.view = msg.view;
     s.legal = msg.legal || [];
@@ -195,8 +227,7 @@ export function showTable(ctx, tableId, invite) {
     if (!alive) return;
     if (s.notFound) {
       fill(ctx.main, h("div", { class: "center-page" },
-        h("p", {}, t("not_found")),
-        s.closeReason ? h("p", { class: "muted" }, s.closeReason) : null,
+        h("p", {}, s.closeReason || t("not_found")),
         h("button", { class: "primary", onclick: () => ctx.navigate("/") }, t("back_to_lobby"))));
       return;
     }
@@ -218,6 +249,12 @@ export function showTable(ctx, tableId, invite) {
       phase ? h("span", { class: "phase", id: "phase" }, tx(phase)) : null,
       h("span", { class: "spacer" }),
       h("span", { class: "conn", id: "conn" }),
+      s.view && s.info?.status === "playing" && mySeat() != null
+        ? h("button", {
+          class: "small", id: "leave-game", title: t("leave_game_hint"),
+          onclick: () => { if (window.confirm(t("leave_game_confirm"))) lobbyCall(() => api.leave(tableId)); },
+        }, t("leave"))
+        : null,
     );
   }
 
@@ -246,11 +283,13 @@ export function showTable(ctx, tableId, invite) {
         h("span", { class: ["seat-who", x.player ? "person" : x.bot ? "bot" : "empty"] },
           x.player ? x.player.nickname : x.bot ? t("bot") : t("empty_seat"),
           x.seat === mine ? h("span", { class: "you-badge" }, t("you")) : null),
-        x.seat === mine && status === "waiting"
-          ? h("button", { class: "small", onclick: () => lobbyCall(() => api.leave(tableId)) }, t("leave"))
-          : !x.player && !x.bot && mine == null && status === "waiting"
-            ? h("button", { class: "small primary sit", onclick: () => lobbyCall(() => api.sit(tableId, x.seat, invite)) }, t("sit"))
-            : null))),
+        status !== "waiting" ? null
+          : x.seat === mine ? h("button", { class: "small", onclick: () => lobbyCall(() => api.leave(tableId)) }, t("leave"))
+            : x.bot ? h("button", { class: "small remove-bot", title: t("remove_bot"), "aria-label": t("remove_bot"),
+              onclick: () => lobbyCall(() => api.removeBot(tableId, x.seat)) }, "×")
+              : !x.player ? h("button", { class: "small primary sit", onclick: () => lobbyCall(() => api.sit(tableId, x.seat, invite)) },
+                mine == null ? t("sit") : t("move_here"))
+                : null))),
       inviteUrl ? h("div", { class: "invite" },
         h("span", {}, t("invite_link")),
         h("input", { readonly: true, value: inviteUrl, onclick: (e) => e.target.select() }),
@@ -330,7 +369,8 @@ export function showTable(ctx, tableId, invite) {
       seat.role ? h("span", { class: "role" }, tx(seat.role)) : null,
       info?.bot ? h("span", { class: "bot-badge", title: t("bot") }, "AI") : null,
       info && info.player && info.connected === false ? h("span", { class: "offline-badge" }, t("offline")) : null,
-      isDeciding ? h("span", { class: "deciding-dot", title: t("your_turn") }) : null,
+      isDeciding ? h("span", { class: "deciding-dot" }) : null,
+      s.deadlines?.[String(i)] ? h("span", { class: "seat-clock", dataset: { deadline: String(s.deadlines[String(i)]) } }) : null,
       h("span", { class: "spacer" }),
       typeof total === "number" ? h("span", { class: ["seat-total", scoreClass(total)], title: t("total") }, signed(total)) : null),
     seat.note ? h("div", { class: "seat-note" }, tx(seat.note)) : null,
@@ -556,6 +596,10 @@ export function showTable(ctx, tableId, invite) {
 
   // ---- the countdown -----------------------------------------------------------------------------
   function updateCountdown() {
+    const now0 = Date.now() / 1000 + s.clockOffset;
+    for (const c of ctx.main.querySelectorAll(".seat-clock")) {
+      c.textContent = `${Math.max(0, Math.ceil(Number(c.dataset.deadline) - now0))}″`;
+    }
     const el = document.getElementById("countdown");
     const bar = document.getElementById("deadline-fill");
     if (!el) return;
@@ -597,9 +641,9 @@ export function showTable(ctx, tableId, invite) {
   }
   document.addEventListener("keydown", onKey);
 
-  loadInfo();
-  connect();
   render();
+  // The socket opens once the table is known to exist and to let us in (a private table needs its invite).
+  loadInfo().then((ok) => { if (ok && alive) connect(); });
 
   return {
     destroy() {

@@ -1,0 +1,59 @@
+"""A dropped connection: the client reconnects by itself, asks to `resume`, and play goes on; server
+errors reach the person as a toast."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def test_reconnects_and_resumes_after_a_drop(room: Any) -> None:
+    page = room.enter("断线")
+    routes: list[Any] = []
+    sent: list[dict[str, Any]] = []
+
+    def through(ws: Any) -> None:
+        """Pass the table's socket through, remembering what the client sends."""
+        server = ws.connect_to_server()
+
+        def from_client(message: str | bytes) -> None:
+            sent.append(json.loads(message))
+            server.send(message)
+
+        ws.on_message(from_client)
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), through)
+    room.create_table(page, "demo", {"style": "tile", "players": 2})
+    room.sit(page, 0)
+    room.fill_bots_and_start(page)
+    page.wait_for_selector(".seat.me .hand .card.playable")
+    page.locator(".seat.me .hand .card.playable").first.click()
+    page.wait_for_function("() => Number(document.getElementById('controls').dataset.seq) >= 2")
+    seq = int(page.locator("#controls").get_attribute("data-seq") or 0)
+
+    routes[-1].close(code=1012, reason="test drop")
+    for _ in range(100):
+        if len(routes) >= 2 and any(m.get("type") == "resume" for m in sent):
+            break
+        page.wait_for_timeout(50)
+    assert len(routes) >= 2, "the client did not reconnect"
+    resumes = [m for m in sent if m.get("type") == "resume"]
+    assert resumes and resumes[-1]["since"] >= seq
+
+    # The table still works: the person can act again on the new connection.
+    page.wait_for_selector("#controls.active .actions button, .seat.me .hand .card.playable")
+    before = page.locator("#controls").get_attribute("data-seq")
+    page.locator(".seat.me .hand .card.playable, #controls .actions button.action").first.click()
+    page.wait_for_function("s => document.getElementById('controls').dataset.seq !== s", arg=before)
+
+    # A server refusal is shown to the person.
+    routes[-1].send(json.dumps({"type": "error", "code": "illegal", "message": "discard 9z is not legal"}))
+    toast = page.locator("#toast.show")
+    toast.wait_for()
+    assert "不合规则" in toast.inner_text() and "9z" in toast.inner_text()
