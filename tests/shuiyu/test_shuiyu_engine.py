@@ -343,3 +343,23 @@ def test_describe_labels() -> None:
     assert g.describe("cover", "zh") == "盖牌"
     assert g.describe("kill 2", "en") == "kill: seat 2"
     assert g.describe("split AS 8H | KD 7C", "zh") == "头 AS 8H · 尾 KD 7C"
+
+
+def test_cli_parses_words_and_splits() -> None:
+    from paiju.games.shuiyu.cli import format_event, parse_input, render
+
+    legal = ["split AS 8H | KD 7C", "split 8H 7C | AS KD", "split AS 7C | KD 8H"]
+    assert parse_input("kd 7c | as 8h", legal) == "split AS 8H | KD 7C"
+    assert parse_input("AS 2H | KD 7C", legal) is None
+    assert parse_input("开牌", ["open", "cover", "force"]) == "open"
+    assert parse_input("开牌 2", ["kill 1", "walk 1"]) is None
+    assert parse_input("开牌 2", ["call 2", "concede 2"]) == "call 2"
+    assert parse_input("杀", ["kill 3", "walk 3"]) == "kill 3"
+    assert parse_input("不信", ["believe", "doubt"]) == "doubt"
+    g = new([B_BIG, P_SMALL])
+    arrange(g, [B_BIG, P_SMALL])
+    g.apply(1, "open")
+    text = render(g.view(1), "zh")
+    assert "A♠" not in text and "开牌" in text and "open" in text
+    events = g.apply(0, "kill 1") + g.apply(1, "doubt")
+    assert any("一.2" in format_event(ev, "zh") for ev in events)

@@ -113,6 +113,8 @@ class ShuiyuGame(Game[ShuiyuConfig]):
         cfg = self.config
         self.n = cfg.seats
         self.table_rules: Table = cfg.table()
+        self._rules = cfg.to_dict()
+        """The table's rules, public in every view (bots read the multipliers from it)."""
         self.banker = cfg.first_banker
         self.rounds_played = 0
         self.total: list[float] = [0.0] * self.n
@@ -528,8 +530,7 @@ class ShuiyuGame(Game[ShuiyuConfig]):
             "hands": hands, "arrangement": arrangement, "kinds": kinds,
             "arranged": [self.arr[s] is not None for s in range(n)],
             "decided": decided, "calls": calls, "answers": list(self.answers), "responses": responses,
-            "drinks": list(self.drinks), "rules": {"zero_sum": self.config.zero_sum,
-                                                   "force_rearrange": self.config.force_rearrange},
+            "drinks": list(self.drinks), "rules": self._rules,
             "last_round": self._last_round(viewer),
         }
         view["table"] = self._table(view)

@@ -1,0 +1,379 @@
+"""水鱼 bots: OddsBot (exact odds over the unseen cards, measured bluffing) and the BiggestHead baseline.
+
+The odds are exact.  Every one of the C(52,4) = 270,725 four-card hands gets, once per process, the
+(head, tail) strengths of the split a sensible opponent plays (:func:`model_split`).  Hands are ordered by
+head strength and stored as bit positions of Python integers used as bitsets: "head below H" is then a
+prefix mask, "tail below T" one precomputed bitset per tail strength, "holds card c" one bitset per card.
+A question such as *how many banker hands among the cards I cannot see beat me on both groups* is three
+ANDs and a popcount over 270,725 bits — C(48,4) = 194,580 banker hands counted exactly in well under a
+millisecond.  Building the tables takes about two seconds, once, on the first decision.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from paiju.bots.base import Bot
+from paiju.core.cards import parse_cards
+from paiju.core.game import View
+
+from .rules import GROUP_KEY, NUM_KEYS, RANK_INDEX, Arrangement, keys_of, outcome, parse_arrangement, split_cards
+
+# ---- the opponent model: how a sensible player splits ----------------------------------------------
+_BELOW: list[float] = [0.0] * NUM_KEYS
+"""Fraction of the 1,326 groups weaker than a key: a group's percentile."""
+
+
+def _init_percentiles() -> None:
+    keys = sorted(GROUP_KEY[a * 52 + b] for a in range(52) for b in range(a + 1, 52))
+    for k in range(NUM_KEYS):
+        _BELOW[k] = bisect_left(keys, k) / len(keys)
+
+
+_init_percentiles()
+_HEAD_SCORE = [p * p for p in _BELOW]
+_TAIL_COST = [(1 - p) * (1 - p) for p in _BELOW]
+
+
+def model_split(hk1: int, hk2: int) -> float:
+    """Value of a split with group keys hk1, hk2 against a random split of random cards.
+
+    With s(k) a group's percentile and the opponent's head and tail treated as the larger and smaller of
+    two random groups, P(win both) − P(lose both) = s(head)² − (1 − s(tail))²: the cross terms cancel.
+    """
+    if hk1 < hk2:
+        hk1, hk2 = hk2, hk1
+    return _HEAD_SCORE[hk1] - _TAIL_COST[hk2]
+
+
+# ---- the exact-count index -------------------------------------------------------------------------
+class _Index:
+    """Hands as bit positions ordered by ``xs``; bitsets for ``ys < k`` and for each card."""
+
+    def __init__(self, xs: Sequence[int], ys: Sequence[int], cards: Sequence[tuple[int, int, int, int]],
+                 plain: Sequence[bool]) -> None:
+        n = len(xs)
+        order = sorted(range(n), key=xs.__getitem__)
+        self.x_sorted = [xs[i] for i in order]
+        nbytes = (n + 7) // 8
+        card_bits = [bytearray(nbytes) for _ in range(52)]
+        plain_bits = bytearray(nbytes)
+        by_y: list[list[int]] = [[] for _ in range(NUM_KEYS)]
+        for pos, i in enumerate(order):
+            byte, bit = pos >> 3, 1 << (pos & 7)
+            for c in cards[i]:
+                card_bits[c][byte] |= bit
+            if plain[i]:
+                plain_bits[byte] |= bit
+            by_y[ys[i]].append(pos)
+        self.all = (1 << n) - 1
+        self.card = [int.from_bytes(b, "little") for b in card_bits]
+        self.plain = int.from_bytes(plain_bits, "little")
+        acc = bytearray(nbytes)
+        self.y_below: list[int] = [0] * (NUM_KEYS + 1)
+        current = 0
+        for k in range(NUM_KEYS):
+            self.y_below[k] = current
+            if by_y[k]:
+                for pos in by_y[k]:
+                    acc[pos >> 3] |= 1 << (pos & 7)
+                current = int.from_bytes(acc, "little")
+        self.y_below[NUM_KEYS] = current
+
+    def avail(self, known: Sequence[int], plain_only: bool = True) -> int:
+        """Hands that hold none of the ``known`` cards (and are plain, not 水鱼/至尊)."""
+        out = 0
+        for c in known:
+            out |= self.card[c]
+        return (self.plain if plain_only else self.all) & ~out
+
+    def below(self, x: int, y: int, mask: int) -> int:
+        """Bitset of hands in ``mask`` with x-key < x and y-key < y."""
+        return ((1 << bisect_left(self.x_sorted, x)) - 1) & self.y_below[y] & mask
+
+    def above(self, x: int, y: int, mask: int) -> int:
+        """Bitset of hands in ``mask`` with x-key > x and y-key > y."""
+        hi = self.all ^ ((1 << bisect_right(self.x_sorted, x)) - 1)
+        return hi & (self.all ^ self.y_below[min(y + 1, NUM_KEYS)]) & mask
+
+
+@dataclass
+class Odds:
+    """The two indexes: the model split of every hand, and its best re-split (for 强奸)."""
+
+    split: _Index
+    resplit: _Index
+
+
+_ODDS: list[Odds] = []
+
+
+def odds_tables() -> Odds:
+    """Built once per process (about two seconds), then shared by every bot."""
+    if _ODDS:
+        return _ODDS[0]
+    hx: list[int] = []
+    hy: list[int] = []
+    tx: list[int] = []
+    ty: list[int] = []
+    cards: list[tuple[int, int, int, int]] = []
+    plain: list[bool] = []
+    gk = GROUP_KEY
+    for hand in combinations(range(52), 4):
+        a, b, c, d = hand
+        k = (gk[a * 52 + b], gk[c * 52 + d], gk[a * 52 + c], gk[b * 52 + d], gk[a * 52 + d], gk[b * 52 + c])
+        best = -9.0
+        bh = bt = 0
+        top = max(k)
+        best_tail = 0
+        for i in (0, 2, 4):
+            k1, k2 = k[i], k[i + 1]
+            hi, lo = (k1, k2) if k1 > k2 else (k2, k1)
+            if lo > best_tail:
+                best_tail = lo
+            v = _HEAD_SCORE[hi] - _TAIL_COST[lo]
+            if v > best:
+                best, bh, bt = v, hi, lo
+        ra, rb, rc, rd = RANK_INDEX[a], RANK_INDEX[b], RANK_INDEX[c], RANK_INDEX[d]
+        is_plain = not ((ra == rb and rc == rd) or (ra == rc and rb == rd) or (ra == rd and rb == rc))
+        hx.append(bh)
+        hy.append(bt)
+        tx.append(top)
+        ty.append(best_tail)
+        cards.append(hand)
+        plain.append(is_plain)
+    odds = Odds(_Index(hx, hy, cards, plain), _Index(tx, ty, cards, plain))
+    _ODDS.append(odds)
+    return odds
+
+
+# ---- reading the view --------------------------------------------------------------------------------
+def _known_cards(view: View) -> list[int]:
+    return [c for h in view["hands"] if h for c in parse_cards(h)]
+
+
+def _arr(arr: dict[str, list[str]]) -> Arrangement:
+    return parse_arrangement(" ".join(arr["head"]) + " | " + " ".join(arr["tail"]))
+
+
+def _keys(arr: dict[str, list[str]]) -> tuple[int, int]:
+    return keys_of(_arr(arr))
+
+
+def _rule(view: View, name: str, default: Any) -> Any:
+    return view.get("rules", {}).get(name, default)
+
+
+@dataclass
+class BluffStats:
+    """What the bot claimed and how often the claim was, by its own reckoning, more likely false."""
+
+    claims: int = 0
+    bluffs: int = 0
+    by_kind: dict[str, list[int]] = field(default_factory=dict)
+
+    def add(self, kind: str, bluff: bool) -> None:
+        self.claims += 1
+        self.bluffs += bluff
+        row = self.by_kind.setdefault(kind, [0, 0])
+        row[0] += 1
+        row[1] += bluff
+
+
+class OddsBot:
+    """Decides from its own view: exact odds over the unseen cards, expected drinks, and some bluffing.
+
+    * Splits: the split maximising P(win both) − P(lose both) against every hand the opponent may hold.
+    * Calls (player): the call with the best expected score under a simple model of the banker (it calls
+      covered hands ``P_CALL`` of the time, refuses 进攻 ``P_REFUSE``, allows 走水 ``P_ALLOW``); with a weak
+      hand it covers anyway ``BLUFF`` of the time.
+    * Answers (banker): open hands are compared exactly (the banker sees both); it kills when it wins or
+      loses, and on a walk kills ``BLUFF_WALK`` of the time.  Covered hands, 进攻 and 走水 are judged from
+      the exact odds of a random hand, weighed by how likely such a call is from a strong or weak hand.
+    * Responses: 信/不信 by the posterior that the banker's word is true, given the odds and the model of
+      when a banker kills.
+    """
+
+    P_CALL = 0.6
+    P_REFUSE = 0.3
+    P_ALLOW = 0.5
+    BLUFF = 0.15
+    BLUFF_WALK = 0.5
+    KILL_WHEN_LOSING = 0.8
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.stats = BluffStats()
+
+    def act(self, view: View, legal: Sequence[str]) -> str:
+        if len(legal) == 1:
+            return legal[0]
+        phase = view["phase"]
+        if phase == "arrange":
+            return self._arrange(view, legal)
+        if phase == "call":
+            return self._call(view, legal)
+        if phase == "answer":
+            return self._answer(view, legal)
+        return self._respond(view, legal)
+
+    # -- odds -----------------------------------------------------------------------------------------
+    @staticmethod
+    def _w_l(h: int, t: int, known: list[int]) -> tuple[float, float]:
+        """P(I beat the other side on both groups), P(it beats me on both), over its possible hands."""
+        idx = odds_tables().split
+        mask = idx.avail(known)
+        total = mask.bit_count() or 1
+        return idx.below(h, t, mask).bit_count() / total, idx.above(h, t, mask).bit_count() / total
+
+    def _arrange(self, view: View, legal: Sequence[str]) -> str:
+        known = _known_cards(view)
+        best, choice = -9.0, legal[0]
+        for action in legal:
+            h, t = keys_of(parse_arrangement(action.removeprefix("split ")))
+            w, lose = self._w_l(h, t, known)
+            if w - lose > best:
+                best, choice = w - lose, action
+        return choice
+
+    def _force_win(self, view: View, h: int, t: int, known: list[int]) -> float:
+        tables = odds_tables()
+        if _rule(view, "force_rearrange", "banker") == "banker":
+            idx = tables.resplit
+            mask = idx.avail(known)
+            return idx.below(h, t, mask).bit_count() / (mask.bit_count() or 1)
+        idx = tables.split
+        mask = idx.avail(known)
+        wins = mask
+        for arr in split_cards(parse_cards(view["hands"][view["you"]])):
+            hk, tk = keys_of(arr)
+            wins &= idx.below(hk, tk, mask)
+        return wins.bit_count() / (mask.bit_count() or 1)
+
+    def _call(self, view: View, legal: Sequence[str]) -> str:
+        me = view["you"]
+        h, t = _keys(view["arrangement"][me])
+        known = _known_cards(view)
+        w, lose = self._w_l(h, t, known)
+        m = _Mults(view)
+        ev: dict[str, float] = {
+            "open": w - lose * m.kill_believed,
+            "cover": self.P_CALL * (m.cover_called * w - m.cover_called * (1 - w))
+            + (1 - self.P_CALL) * m.cover_conceded,
+        }
+        if "force" in legal:
+            wf = self._force_win(view, h, t, known)
+            ev["force"] = m.force * wf - m.force * (1 - wf)
+        if "attack" in legal:
+            compare = m.attack_compare * w - m.attack_compare * (1 - w)
+            ev["attack"] = self.P_REFUSE * m.attack_refused + (1 - self.P_REFUSE) * max(-m.attack_drink, compare)
+        if "push" in legal:
+            compare = m.push_compare * (1 - lose) - m.push_compare * lose
+            ev["push"] = (1 - self.P_ALLOW) * max(-m.push_drink, compare)
+        choice = max((a for a in legal if a in ev), key=ev.__getitem__)
+        if choice in ("open", "push") and w < 0.35 and self.rng.random() < self.BLUFF:
+            choice = "cover"
+        if choice in ("cover", "attack", "force"):
+            self.stats.add(choice, w < 0.5)
+        return choice
+
+    def _answer(self, view: View, legal: Sequence[str]) -> str:
+        me = view["you"]
+        bh, bt = _keys(view["arrangement"][me])
+        known = _known_cards(view)
+        target = int(legal[0].split()[1])
+        call = view["calls"][target]
+        m = _Mults(view)
+        if call == "open":
+            truth = outcome(_arr(view["arrangement"][me]), _arr(view["arrangement"][target]))
+            kill = truth != "walk" or self.rng.random() < self.BLUFF_WALK
+            self.stats.add("kill" if kill else "walk", (truth != "banker") if kill else truth != "walk")
+            return f"{'kill' if kill else 'walk'} {target}"
+        idx = odds_tables().split
+        mask = idx.avail(known)
+        total = mask.bit_count() or 1
+        q = idx.above(bh, bt, mask).bit_count() / total        # a random hand beats me on both
+        p = idx.below(bh, bt, mask).bit_count() / total        # I beat a random hand on both
+        if call == "cover":
+            qc = _posterior(q, 0.7, 0.25)
+            ev_call = m.cover_called * (1 - qc) - m.cover_called * qc
+            return f"{'call' if ev_call > -m.cover_conceded else 'concede'} {target}"
+        if call == "attack":
+            qa = _posterior(q, 0.8, 0.15)
+            ev_accept = min(m.attack_drink, m.attack_compare * (1 - qa) - m.attack_compare * qa)
+            return f"{'accept' if ev_accept > -m.attack_refused else 'refuse'} {target}"
+        pb = _posterior(p, 0.6, 0.2)
+        ev_deny = min(m.push_drink, m.push_compare * pb - m.push_compare * (1 - pb))
+        return f"{'deny' if ev_deny > 0 else 'allow'} {target}"
+
+    def _respond(self, view: View, legal: Sequence[str]) -> str:
+        me = view["you"]
+        h, t = _keys(view["arrangement"][me])
+        w, lose = self._w_l(h, t, _known_cards(view))
+        walk = max(0.0, 1 - w - lose)
+        m = _Mults(view)
+        said = view["answers"][me]
+        if "believe" in legal:
+            if said == "kill":
+                kill_rate = {"banker": 1.0, "walk": self.BLUFF_WALK, "player": self.KILL_WHEN_LOSING}
+                den = lose + walk * kill_rate["walk"] + w * kill_rate["player"]
+                p_true = lose / den if den else 1.0
+                ev_doubt = m.doubt * (1 - p_true) - m.doubt * p_true
+                return "doubt" if ev_doubt > -m.kill_believed else "believe"
+            den = walk * (1 - self.BLUFF_WALK) + w * (1 - self.KILL_WHEN_LOSING)
+            p_player = w * (1 - self.KILL_WHEN_LOSING) / den if den else 0.0
+            return "doubt" if m.doubt * p_player - m.doubt * (1 - p_player) > 0 else "believe"
+        if view["calls"][me] == "attack":
+            compare = m.attack_compare * w - m.attack_compare * (1 - w)
+            return "compare" if compare > -m.attack_drink else "drink"
+        compare = m.push_compare * (1 - lose) - m.push_compare * lose
+        return "compare" if compare > -m.push_drink else "drink"
+
+
+def _posterior(prior: float, if_true: float, if_false: float) -> float:
+    """P(strong | call) from P(strong) and how likely the call is from a strong and from a weak hand."""
+    num = prior * if_true
+    den = num + (1 - prior) * if_false
+    return num / den if den else 0.0
+
+
+class _Mults:
+    """The table's multipliers, read from the view's public rules (defaults: the page's)."""
+
+    def __init__(self, view: View) -> None:
+        r = view.get("rules", {})
+        self.kill_believed = float(r.get("mult_kill_believed", 1))
+        self.doubt = float(r.get("mult_doubt", 2))
+        self.force = float(r.get("mult_force", 3))
+        self.attack_refused = float(r.get("mult_attack_refused", 1))
+        self.attack_drink = float(r.get("mult_attack_drink", 1))
+        self.attack_compare = float(r.get("mult_attack_compare", 2))
+        self.push_drink = float(r.get("mult_push_drink", 1))
+        self.push_compare = float(r.get("mult_push_compare", 2))
+        self.cover_called = float(r.get("mult_cover_called", 2))
+        self.cover_conceded = float(r.get("mult_cover_conceded", 1))
+
+
+class BiggestHeadBot:
+    """The simple baseline: the split with the biggest head, always opens, believes everything; as
+    banker always kills, always calls covered hands, accepts 进攻 and denies 走水."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, view: View, legal: Sequence[str]) -> str:
+        if view["phase"] == "arrange":
+            return max(legal, key=lambda a: keys_of(parse_arrangement(a.removeprefix("split "))))
+        for word in ("open", "show", "kill", "call", "accept", "deny", "believe", "drink"):
+            for action in legal:
+                if action.split()[0] == word:
+                    return action
+        return legal[0]
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {"odds": OddsBot, "biggest_head": BiggestHeadBot}

@@ -1,0 +1,95 @@
+"""水鱼 bots: the exact odds agree with brute force, bots play legal moves from their views alone."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from paiju.bots import Bot, RandomBot, play_out
+from paiju.core.cards import parse_cards
+from paiju.games.shuiyu import ShuiyuConfig, ShuiyuGame
+from paiju.games.shuiyu.bots import BOTS, BiggestHeadBot, OddsBot, model_split, odds_tables
+from paiju.games.shuiyu.rules import GROUP_KEY, SPLIT_PATTERNS, keys_of, kind_of_cards, parse_arrangement
+
+
+def _model_keys(hand: tuple[int, ...]) -> tuple[int, int]:
+    best = None
+    for i, j, k, m in SPLIT_PATTERNS:
+        k1, k2 = GROUP_KEY[hand[i] * 52 + hand[j]], GROUP_KEY[hand[k] * 52 + hand[m]]
+        v = model_split(k1, k2)
+        if best is None or v > best[0]:
+            best = (v, max(k1, k2), min(k1, k2))
+    assert best is not None
+    return best[1], best[2]
+
+
+def test_exact_odds_match_brute_force() -> None:
+    """The bitset counts equal a plain loop over all C(48,4) = 194,580 opposing hands."""
+    mine = parse_cards("AS 8H KD 7C")
+    h, t = keys_of(parse_arrangement("AS 8H | KD 7C"))
+    rest = [c for c in range(52) if c not in mine]
+    below = above = total = 0
+    for hand in combinations(rest, 4):
+        if kind_of_cards(hand) != "plain":
+            continue
+        total += 1
+        bh, bt = _model_keys(hand)
+        below += bh < h and bt < t
+        above += bh > h and bt > t
+    idx = odds_tables().split
+    mask = idx.avail(mine)
+    assert total == mask.bit_count()
+    assert idx.below(h, t, mask).bit_count() == below
+    assert idx.above(h, t, mask).bit_count() == above
+    assert 0 < below < total and 0 < above < total
+
+
+def test_bots_are_registered_strongest_first() -> None:
+    assert list(BOTS) == ["odds", "biggest_head"]
+
+
+def test_bots_play_legal_moves_to_the_end() -> None:
+    for seed in range(12):
+        cfg = ShuiyuConfig(seats=2 + seed % 6, rounds=2)
+        g = ShuiyuGame.new(cfg, seed)
+        bots: list[Bot] = [OddsBot(seed), BiggestHeadBot(seed), RandomBot(seed)] * 5
+        play_out(g, bots[: g.num_seats])
+        assert g.finished
+
+
+def test_biggest_head_bot() -> None:
+    g = ShuiyuGame.from_deal({"hands": ["AS 8H KD 7C", "2S 3H 4C 6D"]}, ShuiyuConfig(seats=2))
+    bot = BiggestHeadBot(0)
+    action = bot.act(g.view(0), g.legal_actions(0))
+    assert action == "split AS 8H | KD 7C"
+
+
+def test_odds_bot_splits_and_judges_open_hands() -> None:
+    g = ShuiyuGame.from_deal({"hands": ["AS 8H KD 7C", "2S 3H 4C 5D"]}, ShuiyuConfig(seats=2))
+    bot = OddsBot(1)
+    g.apply(0, bot.act(g.view(0), g.legal_actions(0)))
+    assert g.view(0)["arrangement"][0] == {"head": ["AS", "8H"], "tail": ["KD", "7C"]}
+    g.apply(1, "split 5D 4C | 3H 2S")
+    g.apply(1, "open")
+    assert bot.act(g.view(0), g.legal_actions(0)) == "kill 1"    # it wins both: a true kill
+
+
+def test_odds_bot_doubts_a_kill_with_a_strong_hand() -> None:
+    g = ShuiyuGame.from_deal({"hands": ["2S 3H 4C 6D", "AS 9H KD 9C"]}, ShuiyuConfig(seats=2))
+    g.apply(0, "split 3H 2S | 6D 4C")
+    g.apply(1, "split 9H 9C | AS KD")                             # 保 | 1
+    g.apply(1, "open")
+    g.apply(0, "kill 1")
+    assert OddsBot(0).act(g.view(1), g.legal_actions(1)) == "doubt"
+
+
+def test_odds_bot_bluffs_sometimes() -> None:
+    """With a weak hand it usually plays safe but covers now and then: its cover is no give-away."""
+    covers = 0
+    rng = random.Random(3)
+    for seed in range(300):
+        g = ShuiyuGame.from_deal({"hands": ["AS 8H KD 7C", "2S 3H 4C 10D"]}, ShuiyuConfig(seats=2), seed)
+        g.apply(0, "split AS 8H | KD 7C")
+        g.apply(1, "split 3H 2S | 10D 4C")                        # 5 | 4: weak
+        covers += OddsBot(rng.randrange(10**6)).act(g.view(1), g.legal_actions(1)) == "cover"
+    assert 10 < covers < 100
