@@ -1,8 +1,179 @@
-"""Bots for 偎麻雀 (placeholder until the study lands)."""
+"""Bots for 偎麻雀.  Both read only their seat's view and legal actions.
+
+The hand never grows in this game: cards come in only as the third card of a 碰, 吃 or 煨, and each such
+claim is paid for with a discard.  So a hand is judged by how well its cards already sit in 话 and in
+partial 话 that can still be completed, which a small search over blocks measures, one size at a time
+(small and big cards never mix), cached on the 10 counts of the size and the liveness of each card.
+
+- :class:`ClosestToWinBot` counts structure only: every full 话 alike, pairs and two-card pieces alike.
+- :class:`SmartBot` weighs the same structure by 息 (triples over runs, red over black), by what can still
+  come (a pair whose other copies are all shown is only a 麻雀; a piece waiting on 过张 or dead cards is
+  worth little), by 团圆 chances, and avoids discards the others could 碰 or 吃.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
-BOTS: dict[str, Callable[[int], Any]] = {}
+from .cards import IS_RED, NUM_KINDS, alias, parse_card
+
+Weights = tuple[float, ...]
+# triple, triple 息 factor, run, pair, pair live bonus, red pair bonus, adjacent piece, gap piece,
+# 团圆 chance, red single
+CLOSEST: Weights = (10.0, 0.0, 10.0, 4.0, 0.0, 0.0, 3.0, 2.0, 0.0, 0.0)
+SMART: Weights = (11.0, 1.6, 8.0, 4.0, 1.5, 1.5, 2.6, 1.7, 0.8, 0.15)
+
+
+@lru_cache(maxsize=1 << 18)
+def suit_value(suit: tuple[int, ...], live: tuple[int, ...], red_base: int, w: Weights) -> float:
+    """Best sum of block values for one size: ``live[i]`` is 0 (dead), 1 (own draw only), 2 (claimable)."""
+    i = next((j for j, n in enumerate(suit) if n), -1)
+    if i < 0:
+        return 0.0
+    s = list(suit)
+    red = IS_RED[red_base + i]
+    best = -1e9
+
+    def sub(delta: dict[int, int]) -> tuple[int, ...]:
+        t = list(s)
+        for k, d in delta.items():
+            t[k] -= d
+        return tuple(t)
+
+    if s[i] >= 3:
+        v = w[0] + w[1] * (4 if red else 3) + (w[8] * (1.5 if red else 1.0) if live[i] and s[i] == 3 else 0.0)
+        best = max(best, v + suit_value(sub({i: 3}), live, red_base, w))
+    if i <= 7 and s[i + 1] and s[i + 2]:
+        best = max(best, w[2] + suit_value(sub({i: 1, i + 1: 1, i + 2: 1}), live, red_base, w))
+    if s[i] >= 2:
+        v = w[3] + (w[4] * live[i] / 2) + (w[5] if red else 0.0)
+        if not live[i]:
+            v *= 0.6
+        best = max(best, v + suit_value(sub({i: 2}), live, red_base, w))
+    if i <= 8 and s[i + 1]:
+        need = [k for k in (i - 1, i + 2) if 0 <= k <= 9]
+        liveness = max((live[k] for k in need), default=0)
+        best = max(best, w[6] * liveness / 2 + suit_value(sub({i: 1, i + 1: 1}), live, red_base, w))
+    if i <= 7 and s[i + 2]:
+        best = max(best, w[7] * live[i + 1] / 2 + suit_value(sub({i: 1, i + 2: 1}), live, red_base, w))
+    single = w[9] if red else 0.0
+    best = max(best, single + suit_value(sub({i: 1}), live, red_base, w))
+    return best
+
+
+def hand_value(hand: Sequence[int], live: Sequence[int], w: Weights) -> float:
+    return (suit_value(tuple(hand[:10]), tuple(live[:10]), 0, w)
+            + suit_value(tuple(hand[10:]), tuple(live[10:]), 10, w))
+
+
+class _Seen:
+    """What a seat knows from its view: its hand, every shown card, 过张, the seats around it."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.me: int = view["viewer"]
+        self.hand = [0] * NUM_KINDS
+        for c in view.get("hand", []):
+            self.hand[parse_card(c)] += 1
+        shown = [0] * NUM_KINDS
+        for melds in view["melds"]:
+            for m in melds:
+                for c in m["cards"]:
+                    if c != "??":
+                        shown[parse_card(c)] += 1
+        for pile in view["discards"]:
+            for c in pile:
+                shown[parse_card(c)] += 1
+        exp = view.get("exposed")
+        self.exposed = parse_card(exp["card"]) if exp else -1
+        if self.exposed >= 0:
+            shown[self.exposed] += 1
+        self.unseen = [max(0, 4 - shown[k] - self.hand[k]) for k in range(NUM_KINDS)]
+        self.guo = {parse_card(c) for c in view.get("guozhang", [])}
+        self.players: list[int] = view["players"]
+        self.locked = {parse_card(c) for c in view["locked"][self.me]} if 0 <= self.me < 4 else set()
+
+    def live(self, exclude: int = -1) -> list[int]:
+        out = []
+        for k in range(NUM_KINDS):
+            n = self.unseen[k] - (1 if k == exclude else 0)
+            out.append(0 if n <= 0 else 1 if k in self.guo else 2)
+        return out
+
+
+class _HandBot:
+    weights: Weights = CLOSEST
+    careful = False
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def risk(self, seen: _Seen, k: int) -> float:
+        if not self.careful or k in seen.guo:
+            return 0.0
+        u = seen.unseen[k]
+        return 1.6 if u >= 3 else 0.7 if u == 2 else 0.0
+
+    def best_discard(self, seen: _Seen, hand: list[int], allowed: Sequence[int]) -> tuple[float, int]:
+        live = seen.live()
+        best = (-1e9, allowed[0])
+        for k in allowed:
+            hand[k] -= 1
+            v = hand_value(hand, live, self.weights) - self.risk(seen, k)
+            hand[k] += 1
+            if v > best[0] + 1e-9 or (abs(v - best[0]) <= 1e-9 and self.rng.random() < 0.5):
+                best = (v, k)
+        return best
+
+    def act(self, view: dict[str, Any], legal: Sequence[str]) -> str:
+        if "hu" in legal:
+            return "hu"
+        seen = _Seen(view)
+        if view["phase"] == "discard":
+            allowed = [parse_card(a.split()[1]) for a in legal if a.startswith("discard")]
+            return f"discard {alias(self.best_discard(seen, seen.hand, allowed)[1])}"
+        return self.claim(seen, legal)
+
+    def claim(self, seen: _Seen, legal: Sequence[str]) -> str:
+        card = seen.exposed
+        live = seen.live()
+        stay = hand_value(seen.hand, live, self.weights)
+        best, choice = stay, "pass"
+        for a in legal:
+            if a == "pass":
+                continue
+            hand = list(seen.hand)
+            if a == "peng":
+                hand[card] -= 2
+                meld = self.weights[0] + self.weights[1] * (3 if IS_RED[card] else 2)
+            else:
+                x, y = (parse_card(t) for t in a.split()[1:])
+                hand[x] -= 1
+                hand[y] -= 1
+                meld = self.weights[2]
+            allowed = [k for k in range(NUM_KINDS) if 0 < hand[k] < 3 and k != card and k not in seen.locked]
+            if not allowed:
+                continue
+            v = meld + self.best_discard(seen, hand, allowed)[0]
+            if v > best + 1e-9:
+                best, choice = v, a
+        return choice
+
+
+class ClosestToWinBot(_HandBot):
+    """Plain 'closest to a win': structure only, no 息, no reading of the table beyond its own hand."""
+
+    weights = CLOSEST
+    careful = False
+
+
+class SmartBot(_HandBot):
+    """Close to a win with enough 息: triples and reds first, live cards counted, 碰 and 吃 not fed."""
+
+    weights = SMART
+    careful = True
+
+
+BOTS: dict[str, Callable[[int], Any]] = {"smart": SmartBot, "closest": ClosestToWinBot}
