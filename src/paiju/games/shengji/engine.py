@@ -17,6 +17,7 @@ from paiju.core.errors import NotationError
 from paiju.core.game import OMNISCIENT, Action, Event, Game, Result, Seat, View, Window
 
 from .config import ShengjiConfig
+from .plays import UNIT_PLAY, follow_candidates
 from .rules import (
     LEVEL_NAMES,
     NUM_KINDS,
@@ -25,7 +26,6 @@ from .rules import (
     Order,
     bid_rank,
     bid_trump,
-    coverage,
     follow_problem,
     kitty_factor,
     level_change,
@@ -46,7 +46,6 @@ DEALT = DECK_SIZE - KITTY
 TOP = 14
 """Level A: the highest level; going past it (过A) ends the match."""
 LEAD_CAP = 240
-FOLLOW_CAP = 40
 
 _SUIT_ZH = ("黑桃", "红桃", "梅花", "方块")
 
@@ -361,7 +360,7 @@ class ShengjiGame(Game[ShengjiConfig]):
         """Every single, pair, triple and quad; plus, while throwing is allowed, the top two units of
         each suit as a throw (it may fail: the engine then plays its smallest beatable part)."""
         h = self.hands[seat]
-        out = [self._canon("play", [c] * k) for c in range(NUM_KINDS) for k in range(1, h[c] + 1)]
+        out = [UNIT_PLAY[c][k] for c in range(NUM_KINDS) for k in range(1, h[c] + 1)]
         cfg = self.config
         if self.fails[seat] < cfg.throw_fails_limit and self.fail_cards[seat] < cfg.throw_cards_limit:
             for s in range(5):
@@ -371,55 +370,7 @@ class ShengjiGame(Game[ShengjiConfig]):
         return out[:LEAD_CAP]
 
     def _follow_candidates(self, seat: Seat) -> list[Action]:
-        order, h = self.order, self.hands[seat]
-        lead = self.trick[0][1]
-        n = len(lead)
-        s = order.suit[lead[0]]
-        sizes = sorted(Counter(lead).values(), reverse=True)
-        suit_cards = [c for c in order.members[s] if h[c]]  # weakest first
-        held = sum(h[c] for c in suit_cards)
-        cands: list[list[Card]] = []
-        if held >= n:
-            if sizes == [1]:
-                cands = [[c] for c in suit_cards]
-            else:
-                bins = [k for k in sizes if k > 1]
-                exact = [c for c in suit_cards if 2 <= h[c] <= max(bins)] if bins else []
-                for chosen in (exact, list(reversed(exact))):
-                    req = _required(bins, chosen, h) if bins else []
-                    for fill_order in (suit_cards, list(reversed(suit_cards))):
-                        cands.append(_fill(req, fill_order, h, n))
-                if len(sizes) == 1:
-                    k = sizes[0]
-                    need = coverage(bins, [h[c] for c in exact])
-                    for c in suit_cards:
-                        if (need and h[c] == k) or (not need and h[c] >= k):
-                            cands.append([c] * k)
-        else:
-            base = [c for c in suit_cards for _ in range(h[c])]
-            others = [c for c in range(NUM_KINDS) if h[c] and order.suit[c] != s]
-            low = sorted(others, key=lambda c: (order.suit[c] == TRUMP, points_of([c]) > 0, order.key[c]))
-            rich = sorted(others, key=lambda c: (-points_of([c]), order.suit[c] == TRUMP, order.key[c]))
-            for pref in (low, rich):
-                cands.append(base + _take(pref, h, n - held))
-            if held == 0 and s != TRUMP:
-                trumps = [c for c in order.members[TRUMP] if h[c]]
-                for pref in (list(reversed(trumps)), trumps):
-                    ruff = _structured(sizes, pref, h)
-                    if ruff is not None:
-                        cands.append(ruff)
-                if len(sizes) == 1:
-                    cands.extend([c] * sizes[0] for c in trumps if h[c] >= sizes[0])
-        out: list[Action] = []
-        for cand in cands:
-            if len(cand) != n or follow_problem(h, lead, cand, order) is not None:
-                continue
-            a = self._canon("play", cand)
-            if a not in out:
-                out.append(a)
-            if len(out) >= FOLLOW_CAP:
-                break
-        return out
+        return follow_candidates(self.hands[seat], self.trick[0][1], self.order)
 
     # ---- applying actions -------------------------------------------------------------------------------
     def _apply(self, seat: Seat, action: Action) -> list[Event]:
@@ -837,61 +788,6 @@ class ShengjiGame(Game[ShengjiConfig]):
         if verb == "play":
             return f"出 {cards}" if zh else f"play {cards}"
         return action
-
-
-# ---- helpers ---------------------------------------------------------------------------------------------
-
-def _required(bins: list[int], exact: list[Card], h: list[int]) -> list[Card]:
-    """Exact groups (taken in the given order) that reach the most coverage of the lead's units."""
-    target = coverage(bins, [h[c] for c in exact])
-    taken: list[Card] = []
-    for c in exact:
-        if coverage(bins, [h[x] for x in taken]) >= target:
-            break
-        trial = [*taken, c]
-        if coverage(bins, [h[x] for x in trial]) > coverage(bins, [h[x] for x in taken]):
-            taken = trial
-    # drop groups the packing does not need (a greedy pick may hold one too many)
-    for c in list(taken):
-        rest = [x for x in taken if x != c]
-        if coverage(bins, [h[x] for x in rest]) >= target:
-            taken = rest
-    return [c for c in taken for _ in range(h[c])]
-
-
-def _fill(required: list[Card], pref: list[Card], h: list[int], n: int) -> list[Card]:
-    out = list(required)
-    used = Counter(required)
-    for c in pref:
-        while len(out) < n and used[c] < h[c]:
-            out.append(c)
-            used[c] += 1
-        if len(out) >= n:
-            break
-    return out
-
-
-def _take(pref: list[Card], h: list[int], n: int) -> list[Card]:
-    out: list[Card] = []
-    for c in pref:
-        k = min(h[c], n - len(out))
-        out.extend([c] * k)
-        if len(out) >= n:
-            break
-    return out
-
-
-def _structured(sizes: list[int], pref: list[Card], h: list[int]) -> list[Card] | None:
-    """Cards from ``pref`` (in order) forming units of ``sizes``, or None."""
-    room = {c: h[c] for c in pref}
-    out: list[Card] = []
-    for k in sizes:
-        c = next((c for c in pref if room[c] >= k), None)
-        if c is None:
-            return None
-        room[c] -= k
-        out.extend([c] * k)
-    return out
 
 
 def _parse_deal(deal: Any) -> tuple[list[Card], int, int | None, tuple[int, int] | None]:

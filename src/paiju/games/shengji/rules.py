@@ -178,16 +178,25 @@ def coverage(bins: Sequence[int], groups: Sequence[int]) -> int:
     pair, triple or quad unit, two pairs a quad unit.  Quads only fit quad units, so they go first; the
     loop tries every split of the triples between quad and triple units.
     """
+    q, t, p = coverage_plan(bins, groups)
+    return 4 * q + 3 * t + 2 * p
+
+
+def coverage_plan(bins: Sequence[int], groups: Sequence[int]) -> tuple[int, int, int]:
+    """How many quads, triples and pairs of ``groups`` an optimal packing (see :func:`coverage`) uses."""
     b4, b3, b2 = bins.count(4), bins.count(3), bins.count(2)
     i4, i3, i2 = groups.count(4), groups.count(3), groups.count(2)
     x4 = min(i4, b4)
     r4 = b4 - x4
-    best = 0
+    best, plan = -1, (0, 0, 0)
     for t4 in range(min(i3, r4) + 1):
         t3 = min(i3 - t4, b3)
         room = 2 * (r4 - t4) + (b3 - t3) + b2
-        best = max(best, 4 * x4 + 3 * (t4 + t3) + 2 * min(i2, room))
-    return best
+        p = min(i2, room)
+        total = 4 * x4 + 3 * (t4 + t3) + 2 * p
+        if total > best:
+            best, plan = total, (x4, t4 + t3, p)
+    return plan
 
 
 def follow_problem(hand: Sequence[int], lead: Sequence[Card], play: Sequence[Card], order: Order) -> str | None:
