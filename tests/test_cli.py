@@ -1,0 +1,65 @@
+"""The ``paiju`` command line, driven as a user would: typed input, JSON output, saved records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from paiju.cli.main import app
+from paiju.core import Record, game_names, replay
+
+runner = CliRunner()
+
+
+def test_games_lists_every_registered_game() -> None:
+    out = runner.invoke(app, ["games"])
+    assert out.exit_code == 0
+    listed = [line.split("\t")[0] for line in out.stdout.strip().splitlines()]
+    assert listed == game_names()
+
+
+def test_sim_prints_a_reproducible_json_summary() -> None:
+    args = ["sim", "shuiyu", "--games", "5", "--seed", "11", "--no-progress"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    summary = json.loads(first.stdout)
+    assert summary["game"] == "shuiyu" and summary["games"] == 5
+    assert len(summary["totals"]) == 4 and summary["seconds"] > 0
+    assert summary["actions"] > 0
+    again = json.loads(runner.invoke(app, args).stdout)
+    assert again["totals"] == summary["totals"], "the same seeds must give the same match totals"
+
+
+def test_sim_rejects_bad_options() -> None:
+    out = runner.invoke(app, ["sim", "shuiyu", "--games", "1", "-o", "seats=99", "--no-progress"])
+    assert out.exit_code != 0
+    assert "seats" in out.output
+    out = runner.invoke(app, ["sim", "nosuchgame", "--games", "1"])
+    assert out.exit_code != 0 and "unknown game" in out.output
+
+
+def test_play_answers_bad_input_with_a_hint_and_saves_a_replayable_record(tmp_path: Path) -> None:
+    record_file = tmp_path / "game.json"
+    typed = "zz\n99\n" + "1\n" * 400
+    out = runner.invoke(app, ["play", "shuiyu", "--seed", "3", "--save", str(record_file), "-o", "rounds=1"],
+                        input=typed)
+    assert out.exit_code == 0, out.output
+    assert "无效输入" in out.output and "type a number" in out.output
+    rec = Record.from_json(record_file.read_text(encoding="utf-8"))
+    assert rec.game == "shuiyu" and rec.seed == 3 and rec.actions
+    game = replay(rec)
+    assert game.finished
+    shown = runner.invoke(app, ["replay", str(record_file), "--lang", "en"])
+    assert shown.exit_code == 0, shown.output
+    assert f"{len(rec.actions):>4}. seat" in shown.output
+    totals = "totals: " + "  ".join(f"{i}:{s:g}" for i, s in enumerate(game.totals()))
+    assert totals in shown.output
+
+
+def test_replay_refuses_a_broken_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    out = runner.invoke(app, ["replay", str(bad)])
+    assert out.exit_code != 0 and "cannot read record" in out.output
