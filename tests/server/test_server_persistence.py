@@ -90,7 +90,7 @@ def test_a_deadline_that_passed_while_the_server_was_down_is_taken_on_restart(se
         end = time.monotonic() + 5
         while time.monotonic() < end:
             row = two.room.db.run_now(lambda c: storage.load_tables(c, table_id=tid))[0]
-            if row.moves == 2:
+            if len(row.actions) == 2:
                 break
             time.sleep(0.02)
         assert [(s, a) for s, a, _at in row.actions] == [(0, "play 1"), (1, "pass")]

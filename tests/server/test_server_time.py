@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -117,3 +118,32 @@ def test_a_person_finishes_a_match_against_bots(timed: LiveServer) -> None:
         state = sock.state()
     assert table.status == "finished" and len(table.game.history) == state["seq"]
     assert [m["seq"] for m in sock.received if m["type"] == "update"] == list(range(1, state["seq"] + 1))
+
+
+def test_a_thinking_bot_does_not_hold_up_the_server(tmp_path: Path, toy_game: type[ToyGame]) -> None:
+    """The bot blocks until the test has had a pong: were bots run on the event loop, this would deadlock."""
+    release = threading.Event()
+    asked = threading.Event()
+
+    class Slow:
+        needs_view = True
+
+        def act(self, view: dict[str, Any], legal: Any) -> str:
+            assert view["hand"] is not None  # it sees its own seat's view
+            asked.set()
+            assert release.wait(10), "the server never answered the ping while the bot was thinking"
+            return str(legal[0])
+
+    with LiveServer(fast_settings(tmp_path), bot_factory=lambda game, kind, seed: Slow()) as s:
+        me = s.client("me")
+        tid, [sock] = toy_table(s, [me], deal=DEAL)
+        sock.act("play 2")  # seat 1, a bot, must now play
+        sock.until(lambda m: m["type"] == "update")
+        assert asked.wait(10)
+        sock.send({"type": "ping"})
+        sock.until(lambda m: m["type"] == "pong")
+        info = me.http.get(f"/api/tables/{tid}").json()  # HTTP is served too
+        assert info["seq"] == 1
+        release.set()
+        up = sock.until(lambda m: m["type"] == "update")
+        assert up["events"][0]["seat"] == 1

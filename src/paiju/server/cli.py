@@ -25,6 +25,8 @@ def register(app: typer.Typer) -> None:
         claim_seconds: Annotated[float, typer.Option(help="default claim window")] = 10.0,
         grace_seconds: Annotated[float, typer.Option(help="disconnection allowed before a bot takes over")] = 60.0,
         bot_delay: Annotated[float, typer.Option(help="bots' think delay in seconds")] = 0.8,
+        ws_deflate: Annotated[bool, typer.Option(
+            help="compress websocket messages (permessage-deflate): less bandwidth for phones, more CPU")] = True,
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
     ) -> None:
         """Start the card room: open http://HOST:PORT/ in a browser."""
@@ -33,10 +35,12 @@ def register(app: typer.Typer) -> None:
         from paiju.server import Settings, create_app
 
         logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        if log_level.lower() != "debug":
+            logging.getLogger("alembic").setLevel(logging.WARNING)
         settings = Settings(data_dir=data_dir, database_url=database_url,
                             secret_key=os.environ.get("PAIJU_SECRET_KEY") or None, turn_seconds=turn_seconds,
                             claim_seconds=claim_seconds, grace_seconds=grace_seconds,
                             bot_delay_seconds=bot_delay)
         typer.echo(f"牌局 card room: http://{host}:{port}/  (data: {settings.database_url or data_dir})")
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level.lower(),
-                    ws_max_size=64 * 1024)
+                    ws_max_size=64 * 1024, ws_per_message_deflate=ws_deflate)

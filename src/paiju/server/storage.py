@@ -73,7 +73,6 @@ card_tables = Table(
     Column("created_at", Float, nullable=False),
     Column("started_at", Float, nullable=True),
     Column("finished_at", Float, nullable=True),
-    Column("moves", Integer, nullable=False),
     Column("deadlines", Text, nullable=False),
     Column("result", Text, nullable=True),
     Index("ix_card_tables_status", "status"),
@@ -149,7 +148,6 @@ class TableRow:
     created_at: float
     started_at: float | None = None
     finished_at: float | None = None
-    moves: int = 0
     deadlines: dict[int, float] = field(default_factory=dict)
     result: Any = None
     seats: list[SeatRow] = field(default_factory=list)
@@ -207,7 +205,7 @@ def add_table(conn: Connection, t: TableRow) -> None:
         id=t.id, game=t.game, config=json.dumps(t.config, ensure_ascii=False), seed=t.seed,
         deal=None if t.deal is None else json.dumps(t.deal, ensure_ascii=False),
         turn_seconds=t.turn_seconds, claim_seconds=t.claim_seconds, private=t.private, invite=t.invite,
-        owner_id=t.owner_id, status=t.status, created_at=t.created_at, moves=0,
+        owner_id=t.owner_id, status=t.status, created_at=t.created_at,
         deadlines=_dump_deadlines(t.deadlines)))
     conn.execute(insert(seats), [{"table_id": t.id, "seat": s.seat, "player_id": s.player_id, "bot": s.bot,
                                   "replaced": s.replaced} for s in t.seats])
@@ -238,14 +236,18 @@ def set_status(conn: Connection, table_id: str, status: str, at: float, deadline
     conn.execute(update(card_tables).where(card_tables.c.id == table_id).values(**values))
 
 
-def add_action(conn: Connection, table_id: str, n: int, seat: int, action: str, at: float,
-               deadlines: dict[int, float], finished: bool, result: Any) -> None:
-    """Append move ``n`` (1-based) and the deadlines it leaves; a finishing move also closes the table."""
-    conn.execute(insert(actions).values(table_id=table_id, n=n, seat=seat, action=action, at=at))
-    values: dict[str, Any] = {"moves": n, "deadlines": _dump_deadlines(deadlines)}
-    if finished:
-        values.update(status="finished", finished_at=at, result=json.dumps(result, ensure_ascii=False))
-    conn.execute(update(card_tables).where(card_tables.c.id == table_id).values(**values))
+def action_row(table_id: str, n: int, seat: int, action: str, at: float) -> dict[str, Any]:
+    """Move ``n`` (1-based) of a table, for :meth:`Database.insert` into ``actions``."""
+    return {"table_id": table_id, "n": n, "seat": seat, "action": action, "at": at}
+
+
+def add_action(conn: Connection, row: dict[str, Any]) -> None:
+    conn.execute(insert(actions).values(**row))
+
+
+def finish(conn: Connection, table_id: str, at: float, result: Any) -> None:
+    conn.execute(update(card_tables).where(card_tables.c.id == table_id).values(
+        status="finished", finished_at=at, deadlines="{}", result=json.dumps(result, ensure_ascii=False)))
 
 
 def set_deadlines(conn: Connection, table_id: str, deadlines: dict[int, float]) -> None:
@@ -267,7 +269,7 @@ def load_tables(conn: Connection, *, table_id: str | None = None, unfinished: bo
             deal=None if r["deal"] is None else json.loads(r["deal"]), turn_seconds=r["turn_seconds"],
             claim_seconds=r["claim_seconds"], private=bool(r["private"]), invite=r["invite"],
             owner_id=r["owner_id"], status=r["status"], created_at=r["created_at"], started_at=r["started_at"],
-            finished_at=r["finished_at"], moves=r["moves"],
+            finished_at=r["finished_at"],
             deadlines={int(k): float(v) for k, v in json.loads(r["deadlines"]).items()},
             result=None if r["result"] is None else json.loads(r["result"]))
         seat_q = (select(seats.c.seat, seats.c.player_id, seats.c.bot, seats.c.replaced, players.c.nickname)
@@ -288,6 +290,12 @@ def load_departures(conn: Connection, table_id: str) -> list[dict[str, Any]]:
 # ---- the writer thread ----------------------------------------------------------------------------------
 
 _STOP = object()
+
+
+@dataclass
+class _Insert:
+    table: Table
+    row: dict[str, Any]
 
 
 class Database:
@@ -326,6 +334,13 @@ class Database:
         self._queue.put((job, fut, loop))
         return await fut
 
+    async def insert(self, table: Table, row: dict[str, Any]) -> None:
+        """Insert one row; rows queued together for the same table go in one ``executemany``."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        self._queue.put((_Insert(table, row), fut, loop))
+        await fut
+
     def _work(self) -> None:
         stopping = False
         while not stopping:
@@ -345,8 +360,19 @@ class Database:
         results: list[tuple[bool, Any]] = []
         try:
             with self.engine.begin() as conn:
-                for job, _fut, _loop in batch:
-                    results.append((True, job(conn)))
+                i = 0
+                while i < len(batch):
+                    job = batch[i][0]
+                    if isinstance(job, _Insert):
+                        j = i
+                        while j < len(batch) and isinstance(batch[j][0], _Insert) and batch[j][0].table is job.table:
+                            j += 1
+                        conn.execute(insert(job.table), [b[0].row for b in batch[i:j]])
+                        results.extend((True, None) for _ in range(i, j))
+                        i = j
+                    else:
+                        results.append((True, job(conn)))
+                        i += 1
         except Exception:
             if len(batch) == 1:
                 log.exception("database job failed")

@@ -101,11 +101,13 @@ class CardTable:
         self.recent: deque[tuple[int, list[Event]]] = deque(maxlen=room.settings.resume_buffer)
         self.deadlines: dict[int, float] = dict(row.deadlines)
         self._windows: dict[int, Window] = {s: game.window(s) for s in self.deadlines}
+        self._stored_deadlines: dict[int, float] = dict(self.deadlines)
         self._timers: dict[int, tuple[float, asyncio.TimerHandle]] = {}
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._bot_pending: dict[int, int] = {}
         self._bots: dict[int, Bot] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._thinking: set[int] = set()
 
     # ---- facts ---------------------------------------------------------------------------------------
     @property
@@ -343,7 +345,9 @@ class CardTable:
             self.row.status = "playing"
             self.row.started_at = now
             self._refresh_deadlines(now, acted=None)
-            await self.room.db.run(lambda c: st.set_status(c, self.id, "playing", now, self.deadlines))
+            deadlines = dict(self.deadlines)
+            await self.room.db.run(lambda c: st.set_status(c, self.id, "playing", now, deadlines))
+            self._stored_deadlines = deadlines
             self.broadcast_table()
             self._broadcast_state("snapshot")
             for s in self.row.seats:
@@ -381,8 +385,19 @@ class CardTable:
         result = self.game.result().to_dict() if finished else None  # type: ignore[union-attr]
         deadlines = dict(self.deadlines)
         try:
-            await self.room.db.run(lambda c: st.add_action(c, self.id, n, seat, action, now, deadlines, finished,
-                                                           result))
+            row = st.action_row(self.id, n, seat, action, now)
+            if finished or deadlines != self._stored_deadlines:  # the move and the table's new state together
+                def job(c: Any) -> None:
+                    st.add_action(c, row)
+                    if finished:
+                        st.finish(c, self.id, now, result)
+                    else:
+                        st.set_deadlines(c, self.id, deadlines)
+
+                await self.room.db.run(job)
+            else:  # the common case: one row, batched with other tables' moves
+                await self.room.db.insert(st.actions, row)
+            self._stored_deadlines = deadlines
         except Exception:
             log.exception("table %s: could not store move %d; rebuilding from the record", self.id, n)
             await self._rebuild()
@@ -404,6 +419,7 @@ class CardTable:
             self.row = rows[0]
             self.game = replay_game(self.row)
             self.deadlines = dict(self.row.deadlines)
+            self._stored_deadlines = dict(self.deadlines)
             self._windows = {s: self.game.window(s) for s in self.deadlines}
         self.recent.clear()
         self._broadcast_state("snapshot")
@@ -468,27 +484,45 @@ class CardTable:
             bot = self._bots[seat] = self.room.bot_factory(self.row.game, kind, (self.row.seed * 31 + seat) % 2**62)
         return bot
 
-    def _bot_choice(self, seat: int) -> str:
-        """The seat's bot decides from the seat's view and legal list only; any failure falls back safely."""
-        legal = self.game.legal_actions(seat)
-        bot = self._bot(seat)
+    def _can_decide(self, seat: int, seq: int, *, bot_only: bool) -> bool:
+        return (self.seq == seq and self.row.status == "playing" and seat in self.game.to_move()
+                and (not bot_only or self.row.seats[seat].bot is not None))
+
+    async def _bot_decides(self, seat: int, seq: int, *, bot_only: bool = True) -> None:
+        """The seat's bot chooses from the seat's view and legal list only, on a worker thread (some bots think
+        for seconds); its choice is applied only if the table has not moved meanwhile."""
+        async with self.lock:
+            if seat in self._thinking or not self._can_decide(seat, seq, bot_only=bot_only):
+                return
+            bot = self._bot(seat)
+            legal = list(self.game.legal_actions(seat))
+            # a private copy: the bot reads it on another thread while the game moves on
+            view = json.loads(dumps(self.game.view(seat))) if getattr(bot, "needs_view", True) else {}
+            self._thinking.add(seat)
         try:
-            view = self.game.view(seat) if getattr(bot, "needs_view", True) else {}
+            action = await asyncio.to_thread(self._ask, bot, view, legal, seat)
+        finally:
+            self._thinking.discard(seat)
+        async with self.lock:
+            if not self._can_decide(seat, seq, bot_only=bot_only):
+                return
+            if action is None or not self.game.is_legal(seat, action):
+                fallback = self.game.timeout_action(seat)
+                action = fallback if fallback is not None else legal[0]
+            await self._apply_quietly(seat, action)
+
+    def _ask(self, bot: Bot, view: dict[str, Any], legal: list[str], seat: int) -> str | None:
+        try:
             action = bot.act(view, legal)
-            if self.game.is_legal(seat, action):
-                return action
-            log.error("table %s: bot chose illegal %r", self.id, action)
         except Exception:
             log.exception("table %s: bot failed at seat %d", self.id, seat)
-        fallback = self.game.timeout_action(seat)
-        return fallback if fallback is not None else legal[0]
+            return None
+        if action not in legal:
+            log.error("table %s: bot at seat %d chose %r, not in its legal list", self.id, seat, action)
+        return action
 
     async def _bot_move(self, seat: int, seq: int) -> None:
-        async with self.lock:
-            if (self.seq != seq or self.row.status != "playing" or self.row.seats[seat].bot is None
-                    or seat not in self.game.to_move()):
-                return
-            await self._apply_quietly(seat, self._bot_choice(seat))
+        await self._bot_decides(seat, seq)
 
     async def _expire(self, seat: int, at: float) -> None:
         """The seat's window ran out: take the game's default, or the bot's choice where a move is compulsory."""
@@ -498,9 +532,11 @@ class CardTable:
             if self.deadlines.get(seat) != at or seat not in self.game.to_move():
                 return
             action = self.game.timeout_action(seat)
-            if action is None or not self.game.is_legal(seat, action):
-                action = self._bot_choice(seat)
-            await self._apply_quietly(seat, action)
+            if action is not None and self.game.is_legal(seat, action):
+                await self._apply_quietly(seat, action)
+                return
+            seq = self.seq
+        await self._bot_decides(seat, seq, bot_only=False)
 
     async def _apply_quietly(self, seat: int, action: str) -> None:
         try:

@@ -39,7 +39,6 @@ def upgrade() -> None:
         sa.Column("created_at", sa.Float, nullable=False),
         sa.Column("started_at", sa.Float, nullable=True),
         sa.Column("finished_at", sa.Float, nullable=True),
-        sa.Column("moves", sa.Integer, nullable=False),
         sa.Column("deadlines", sa.Text, nullable=False),
         sa.Column("result", sa.Text, nullable=True),
     )

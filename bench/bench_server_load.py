@@ -1,0 +1,280 @@
+"""Load on one card-room process: many tables of four websocket clients, each table acting about once a second.
+
+Starts ``paiju serve`` as a subprocess on a loopback port with a fresh SQLite data directory, then (in this
+process) opens ``--tables`` tables of four clients each (no bots: the clients act, choosing a random legal
+action), and for ``--duration`` seconds lets every table act about once a second, at a random phase.
+Reports actions per second and the 50th/99th percentile from an action sent to its update received, plus
+both processes' CPU use.  Loopback only; bounded in tables and time; stops the server when done.
+
+    .venv/bin/python bench/bench_server_load.py --tables 100 --duration 30
+    .venv/bin/python bench/bench_server_load.py --tables 1000 --duration 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """User+system CPU of a process from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+class Client:
+    """One seat's socket: remembers the newest state and wakes whoever waits for a given seq."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.seq = -1
+        self.legal: list[str] = []
+        self.finished = False
+        self.waiters: dict[int, asyncio.Future[float]] = {}
+        self.errors = 0
+        self.received = 0
+
+    async def read(self) -> None:
+        try:
+            async for raw in self.ws:
+                now = time.perf_counter()
+                self.received += 1
+                msg = json.loads(raw)
+                kind = msg["type"]
+                if kind in ("update", "snapshot"):
+                    self.seq = msg["seq"]
+                    self.legal = [a["action"] for a in msg["legal"]]
+                    view = msg["view"]
+                    self.finished = bool(view and view["finished"])
+                    fut = self.waiters.pop(self.seq, None)
+                    if fut is not None and not fut.done():
+                        fut.set_result(now)
+                elif kind == "error":
+                    self.errors += 1
+                    for fut in self.waiters.values():
+                        if not fut.done():
+                            fut.set_exception(RuntimeError(msg["message"]))
+                    self.waiters.clear()
+        except Exception:
+            pass
+
+
+async def setup(base: str, n_tables: int, game: str, config: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Four players, ``n_tables`` tables with all four seated, started."""
+    limits = httpx.Limits(max_connections=32)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        tokens = []
+        for i in range(4):
+            r = await http.post("/api/session", json={"nickname": f"load{i}"})
+            r.raise_for_status()
+            tokens.append(r.json()["token"])
+        auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+        sem = asyncio.Semaphore(32)
+
+        async def one(_: int) -> str:
+            async with sem:
+                r = await http.post("/api/tables", json={"game": game, "config": config, "turn_seconds": 0,
+                                                         "claim_seconds": 0}, headers=auth[0])
+                r.raise_for_status()
+                tid: str = r.json()["id"]
+                for seat in range(4):
+                    (await http.post(f"/api/tables/{tid}/sit", json={"seat": seat}, headers=auth[seat])
+                     ).raise_for_status()
+                return tid
+
+        tids = await asyncio.gather(*(one(i) for i in range(n_tables)))
+        return list(tids), tokens
+
+
+async def drive(port: int, tids: list[str], tokens: list[str], base: str, duration: float, rate: float,
+                seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    tables: list[list[Client]] = []
+    readers: list[asyncio.Task[None]] = []
+    t_open = time.perf_counter()
+    sem = asyncio.Semaphore(64)
+
+    async def open_table(tid: str) -> list[Client]:
+        out = []
+        for seat in range(4):
+            async with sem:
+                ws = await connect(f"ws://127.0.0.1:{port}/ws/tables/{tid}?token={tokens[seat]}",
+                                   max_size=2**20, open_timeout=60, ping_interval=None)
+            c = Client(ws)
+            readers.append(asyncio.create_task(c.read()))
+            out.append(c)
+        return out
+
+    tables = list(await asyncio.gather(*(open_table(t) for t in tids)))
+    opened = time.perf_counter() - t_open
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=httpx.Limits(max_connections=32)) as http:
+        sem2 = asyncio.Semaphore(32)
+
+        async def start(tid: str) -> None:
+            async with sem2:
+                (await http.post(f"/api/tables/{tid}/start", headers={"Authorization": f"Bearer {tokens[0]}"})
+                 ).raise_for_status()
+
+        await asyncio.gather(*(start(t) for t in tids))
+    await asyncio.sleep(1.0)  # let the start snapshots arrive
+
+    latencies: list[float] = []
+    failures = 0
+    finished_tables = 0
+    stop_at = time.perf_counter() + duration
+
+    async def table_loop(clients: list[Client], r: random.Random) -> None:
+        nonlocal failures, finished_tables
+        await asyncio.sleep(r.random() / rate)  # random phase
+        next_at = time.perf_counter()
+        while time.perf_counter() < stop_at:
+            next_at += (0.5 + r.random()) / rate  # about `rate` actions a second, jittered
+            deciding = [c for c in clients if c.legal]
+            if clients[0].finished:
+                finished_tables += 1
+                return
+            if deciding:
+                c = r.choice(deciding)
+                action = r.choice(c.legal)
+                want = c.seq + 1
+                loop = asyncio.get_running_loop()
+                fut: asyncio.Future[float] = loop.create_future()
+                c.waiters[want] = fut
+                c.legal = []
+                t0 = time.perf_counter()
+                await c.ws.send(json.dumps({"type": "act", "action": action}))
+                try:
+                    t1 = await asyncio.wait_for(fut, 10)
+                    latencies.append(t1 - t0)
+                except (TimeoutError, RuntimeError):
+                    failures += 1
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+
+    t_run = time.perf_counter()
+    await asyncio.gather(*(table_loop(cl, random.Random(rng.random())) for cl in tables))
+    elapsed = time.perf_counter() - t_run
+    for cl in tables:
+        for c in cl:
+            await c.ws.close()
+    for t in readers:
+        t.cancel()
+    received = sum(c.received for cl in tables for c in cl)
+    errors = sum(c.errors for cl in tables for c in cl)
+    return {"latencies": latencies, "failures": failures, "elapsed": elapsed, "open_seconds": opened,
+            "received": received, "errors": errors, "finished_tables": finished_tables}
+
+
+def pct(xs: list[float], p: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--duration", type=float, default=30.0, help="seconds of measured load")
+    ap.add_argument("--rate", type=float, default=1.0, help="actions per table per second")
+    ap.add_argument("--game", default="shuiyu")
+    ap.add_argument("--option", "-o", action="append", default=[], help="rule option key=JSON")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--database-url", default=None, help="default: SQLite in a temporary data dir")
+    ap.add_argument("--py-spy", default=None, metavar="FILE",
+                    help="profile the server with py-spy during the load (collapsed stacks to FILE)")
+    args = ap.parse_args()
+    if not 1 <= args.tables <= 2000 or not 1 <= args.duration <= 600:
+        sys.exit("keep it bounded: 1..2000 tables, 1..600 seconds")
+    config: dict[str, Any] = {"rounds": 10000} if args.game == "shuiyu" else {}
+    for item in args.option:
+        k, _, v = item.partition("=")
+        config[k] = json.loads(v)
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * args.tables + 1024)), hard))
+    data = Path(tempfile.mkdtemp(prefix="paiju-load-"))
+    port = free_port()
+    cmd = [str(ROOT / ".venv/bin/paiju"), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir",
+           str(data), "--turn-seconds", "0", "--claim-seconds", "0", "--grace-seconds", "600",
+           "--log-level", "warning"]
+    if args.database_url:
+        cmd += ["--database-url", args.database_url]
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(base + "/api/games", timeout=1).status_code == 200:
+                    break
+            if server.poll() is not None:
+                sys.exit(f"server exited: {server.stderr.read().decode() if server.stderr else ''}")
+            time.sleep(0.1)
+        t_setup = time.perf_counter()
+        tids, tokens = asyncio.run(setup(base, args.tables, args.game, config))
+        setup_s = time.perf_counter() - t_setup
+        cpu_server0, cpu_self0 = cpu_seconds(server.pid), time.process_time()
+        spy = None
+        if args.py_spy:
+            spy = subprocess.Popen([str(ROOT / ".venv/bin/py-spy"), "record", "-p", str(server.pid), "-r", "50",
+                                    "-d", str(int(args.duration)), "-f", "raw", "-o", args.py_spy],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        res = asyncio.run(drive(port, tids, tokens, base, args.duration, args.rate, args.seed))
+        if spy is not None:
+            spy.wait(60)
+        cpu_server = cpu_seconds(server.pid) - cpu_server0
+        cpu_self = time.process_time() - cpu_self0
+    finally:
+        server.terminate()
+        try:
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        shutil.rmtree(data, ignore_errors=True)
+    lat = res["latencies"]
+    span = res["elapsed"] + res["open_seconds"] + 1.0
+    report = {
+        "game": args.game, "tables": args.tables, "sockets": 4 * args.tables, "rate_per_table": args.rate,
+        "duration_s": round(res["elapsed"], 1), "actions": len(lat),
+        "actions_per_s": round(len(lat) / res["elapsed"], 1),
+        "p50_ms": round(pct(lat, 50) * 1000, 2), "p99_ms": round(pct(lat, 99) * 1000, 2),
+        "max_ms": round(max(lat) * 1000, 1) if lat else None,
+        "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else None,
+        "timeouts_or_errors": res["failures"], "error_messages": res["errors"],
+        "messages_received": res["received"], "tables_finished": res["finished_tables"],
+        "setup_s": round(setup_s, 1), "connect_s": round(res["open_seconds"], 1),
+        "server_cpu_pct": round(100 * cpu_server / span, 1),
+        "loadgen_cpu_pct": round(100 * cpu_self / span, 1),
+    }
+    print(json.dumps(report, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
