@@ -92,6 +92,30 @@ PHASE_LABELS: dict[str, tuple[str, str]] = {
 KIND_LABELS = {"shuiyu": ("水鱼", "two pairs"), "zhizun": ("至尊", "four of a kind"), "plain": ("", "")}
 
 
+_TEXT = [card_text(c) for c in range(52)]
+_BANKER = {"zh": "庄", "en": "banker"}
+_PLAYER = {"zh": "闲", "en": "player"}
+_HEAD = {"zh": "头", "en": "head"}
+_TAIL = {"zh": "尾", "en": "tail"}
+_SHORT = {k: (zh, en.split(" (")[0]) for k, (zh, en) in LABELS.items()}
+
+
+def _note(kind: str | None, steps: tuple[str | None, ...], deciding: bool) -> dict[str, str] | None:
+    """A seat's line on the table: its 水鱼/至尊, its call, the banker's answer, its response."""
+    zh: list[str] = []
+    en: list[str] = []
+    if kind in ("shuiyu", "zhizun"):
+        zh.append(KIND_LABELS[kind][0])
+        en.append(KIND_LABELS[kind][1])
+    for x in steps:
+        if x:
+            zh.append(_SHORT[x][0])
+            en.append(_SHORT[x][1])
+    if not zh:
+        return {"zh": "思考中", "en": "deciding"} if deciding else None
+    return {"zh": "·".join(zh), "en": ", ".join(en)}
+
+
 def _sees(viewer: int, seat: int, public: list[bool], seen: list[int]) -> bool:
     """``viewer`` sees ``seat``'s hand: its own, a face-up one, or one shown to it."""
     if viewer in (OMNISCIENT, seat) or public[seat]:
@@ -511,86 +535,70 @@ class ShuiyuGame(Game[ShuiyuConfig]):
     # ---- views ----------------------------------------------------------------------------------
     def _view(self, viewer: int) -> View:
         n, b = self.n, self.banker
-        vis = [self.visible(viewer, s) for s in range(n)]
         omni = viewer == OMNISCIENT
-
-        def own_or_public(values: list[str | None], public: bool) -> list[str | None]:
-            return [v if (public or omni or s == viewer) else None for s, v in enumerate(values)]
-
-        hands = [[card_text(c) for c in self.hands[s]] if vis[s] else None for s in range(n)]
-        arrangement = [self._arr_json(self.arr[s]) if vis[s] else None for s in range(n)]
-        kinds = [self.kinds[s] if vis[s] else None for s in range(n)]
-        calls = own_or_public(self.calls, self.calls_public)
-        responses = own_or_public(self.responses, self.responses_public)
-        decided = [s not in self.pending for s in range(n)] if self.phase in ("arrange", "call", "respond") \
-            else [True] * n
-        view: View = {
-            "you": viewer, "banker": b, "round": self.rounds_played + (0 if self._over else 1),
-            "rounds": self.config.rounds, "phase": self.phase,
+        pending = set(self.pending) if self.phase in ("arrange", "call", "respond") else set()
+        calls_public = self.calls_public or omni
+        responses_public = self.responses_public or omni
+        hands: list[list[str] | None] = []
+        arrangement: list[dict[str, list[str]] | None] = []
+        kinds: list[str | None] = []
+        calls: list[str | None] = []
+        responses: list[str | None] = []
+        seats: list[dict[str, Any]] = []
+        for s in range(n):
+            visible = _sees(viewer, s, self.public, self.seen)
+            hand = [_TEXT[c] for c in self.hands[s]] if visible else None
+            arr = self._arr_json(self.arr[s]) if visible else None
+            kind = self.kinds[s] if visible else None
+            call = self.calls[s] if (calls_public or s == viewer) else None
+            response = self.responses[s] if (responses_public or s == viewer) else None
+            hands.append(hand)
+            arrangement.append(arr)
+            kinds.append(kind)
+            calls.append(call)
+            responses.append(response)
+            note = _note(kind if self.public[s] or self._over else None,
+                         (call, self.answers[s], response), s in pending)
+            seats.append({"seat": s, "role": _BANKER if s == b else _PLAYER, "hand": hand, "hand_count": 4,
+                          "groups": [{"label": _HEAD, "cards": arr["head"]}, {"label": _TAIL, "cards": arr["tail"]}]
+                          if arr is not None else [],
+                          "discards": [], "note": note})
+        rnd = self.rounds_played + (0 if self._over else 1)
+        zh_phase, en_phase = PHASE_LABELS[self.phase]
+        totals = " ".join(f"{s}:{t:g}" for s, t in enumerate(self.total))
+        table = {"card_style": "french", "phase": {"zh": zh_phase, "en": en_phase},
+                 "info": [{"zh": f"第{rnd}/{self.config.rounds}局 庄家：座{b}",
+                           "en": f"round {rnd}/{self.config.rounds}, banker: seat {b}"},
+                          {"zh": "总分 " + totals, "en": "totals " + totals}],
+                 "seats": seats, "center": [], "select": None, "last_result": self.last_result}
+        return {
+            "you": viewer, "banker": b, "round": rnd, "rounds": self.config.rounds, "phase": self.phase,
             "hands": hands, "arrangement": arrangement, "kinds": kinds,
-            "arranged": [self.arr[s] is not None for s in range(n)],
-            "decided": decided, "calls": calls, "answers": list(self.answers), "responses": responses,
+            "arranged": [a is not None for a in self.arr],
+            "decided": [s not in pending for s in range(n)],
+            "calls": calls, "answers": list(self.answers), "responses": responses,
             "drinks": list(self.drinks), "rules": self._rules,
             "last_round": self._last_round(viewer),
+            "table": table,
         }
-        view["table"] = self._table(view)
-        return view
 
     @staticmethod
     def _arr_json(arr: Arrangement | None) -> dict[str, list[str]] | None:
         if arr is None:
             return None
-        return {"head": [card_text(c) for c in arr[0]], "tail": [card_text(c) for c in arr[1]]}
+        (a, b), (c, d) = arr
+        return {"head": [_TEXT[a], _TEXT[b]], "tail": [_TEXT[c], _TEXT[d]]}
 
     def _last_round(self, viewer: int) -> dict[str, Any] | None:
         """The previous round's hands as this viewer saw them at its settlement."""
         prev = self.prev
         if prev is None:
             return None
-        hands = []
-        for s in range(self.n):
-            ok = _sees(viewer, s, prev["public"], prev["seen"])
-            hands.append(self._arr_json(prev["arr"][s]) if ok else None)
+        hands = [self._arr_json(prev["arr"][s]) if _sees(viewer, s, prev["public"], prev["seen"]) else None
+                 for s in range(self.n)]
         return {"round": prev["round"], "banker": prev["banker"], "arrangement": hands,
-                "calls": prev["calls"], "answers": prev["answers"], "responses": prev["responses"]}
-
-    def _table(self, v: View) -> dict[str, Any]:
-        b = self.banker
-        seats = []
-        for s in range(self.n):
-            role = {"zh": "庄", "en": "banker"} if s == b else {"zh": "闲", "en": "player"}
-            groups = []
-            arr = v["arrangement"][s]
-            if arr is not None:
-                groups = [{"label": {"zh": "头", "en": "head"}, "cards": arr["head"]},
-                          {"label": {"zh": "尾", "en": "tail"}, "cards": arr["tail"]}]
-            seats.append({"seat": s, "role": role, "hand": v["hands"][s], "hand_count": len(self.hands[s]),
-                          "groups": groups, "discards": [], "note": self._note(v, s)})
-        zh_phase, en_phase = PHASE_LABELS[self.phase]
-        info = [{"zh": f"第{v['round']}/{self.config.rounds}局 庄家：座{b}",
-                 "en": f"round {v['round']}/{self.config.rounds}, banker: seat {b}"},
-                {"zh": "总分 " + " ".join(f"{s}:{t:g}" for s, t in enumerate(self.total)),
-                 "en": "totals " + " ".join(f"{s}:{t:g}" for s, t in enumerate(self.total))}]
-        return {"card_style": "french", "phase": {"zh": zh_phase, "en": en_phase}, "info": info,
-                "seats": seats, "center": [], "select": None, "last_result": self.last_result}
-
-    def _note(self, v: View, s: int) -> dict[str, str] | None:
-        parts_zh, parts_en = [], []
-        kind = v["kinds"][s]
-        if kind in ("shuiyu", "zhizun") and (self.public[s] or self._over):
-            parts_zh.append(KIND_LABELS[kind][0])
-            parts_en.append(KIND_LABELS[kind][1])
-        for key in ("calls", "answers", "responses"):
-            x = v[key][s]
-            if x:
-                parts_zh.append(LABELS[x][0])
-                parts_en.append(LABELS[x][1].split(" (")[0])
-        if not parts_zh and self.phase in ("arrange", "call", "respond") and s in self.pending:
-            parts_zh.append("思考中")
-            parts_en.append("deciding")
-        if not parts_zh:
-            return None
-        return {"zh": "·".join(parts_zh), "en": ", ".join(parts_en)}
+                "calls": list(prev["calls"]), "answers": list(prev["answers"]),
+                "responses": list(prev["responses"])}
 
     # ---- card-room hooks ------------------------------------------------------------------------
     def timeout_action(self, seat: int) -> str | None:
