@@ -481,3 +481,12 @@ def test_describe_labels() -> None:
     assert g.describe("discard d8", "zh") == "出 捌"
     assert g.describe("chi x3 x4", "en") == "chi with x3 x4"
     assert g.describe("hu", "zh") == "胡" and g.describe("pass", "en") == "pass"
+
+
+def test_chi_stays_within_one_size() -> None:
+    """壹 can be 吃'd with 贰叁, never with 九十 (no mixed sizes, no wrap-around)."""
+    deal = make_deal({0: "壹", 1: "九十 贰叁"}, avoid={0: "壹", 1: "壹", 3: "壹"})
+    g = WeimaqueGame.from_deal(deal)
+    discard(g, 0, "d1")
+    assert [a for a in g.legal_actions(1) if a.startswith("chi")] == ["chi d2 d3"]
+    assert "run of three within one size" in g.why_illegal(1, "chi x9 x10")

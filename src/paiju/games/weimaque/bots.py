@@ -24,7 +24,7 @@ Weights = tuple[float, ...]
 # triple, triple 息 factor, run, pair, pair live bonus, red pair bonus, adjacent piece, gap piece,
 # 团圆 chance, red single
 CLOSEST: Weights = (10.0, 0.0, 10.0, 4.0, 0.0, 0.0, 3.0, 2.0, 0.0, 0.0)
-SMART: Weights = (11.0, 1.6, 8.0, 4.0, 1.5, 1.5, 2.6, 1.7, 0.8, 0.15)
+SMART: Weights = (11.0, 2.4, 8.0, 5.0, 2.0, 2.0, 2.6, 1.7, 0.8, 0.15)
 
 
 @lru_cache(maxsize=1 << 18)

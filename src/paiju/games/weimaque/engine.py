@@ -245,13 +245,11 @@ class WeimaqueGame(Game[WeimaqueConfig]):
     def _chi_options(self, seat: int, card: Card) -> list[str]:
         out = []
         hand = self.hands[seat]
-        for lo in range(card - 2, card + 1):
-            if lo < 0 or lo // 10 != (lo + 2) // 10 or not (lo <= card <= lo + 2) or lo + 2 >= NUM_KINDS:
-                continue
-            if lo % 10 > 7:
-                continue
+        for lo in (card - 2, card - 1, card):
+            if lo < 0 or lo % 10 > 7 or lo // 10 != card // 10:
+                continue  # the run would leave its size (no 九十壹, no wrap-around)
             others = [k for k in (lo, lo + 1, lo + 2) if k != card]
-            if len(others) != 2 or not all(hand[k] for k in others):
+            if not all(hand[k] for k in others):
                 continue
             if self.chi_ok(seat, card, others[0], others[1]) is None:
                 out.append(f"chi {alias(others[0])} {alias(others[1])}")
