@@ -39,6 +39,7 @@ def test_language_switch(room: Any, artifacts: Path) -> None:
     assert page.locator("#phase").inner_text() == "play"
     assert page.locator('#controls .actions button[data-action="pass"]').inner_text().endswith("pass")
     assert "Confirm" in page.locator("#select-send").inner_text()
+    page.screenshot(path=str(artifacts / "table-en.png"), full_page=True)
 
     page.click("#lang-switch")
     assert page.locator("#phase").inner_text() == "出牌"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ def test_table_fits_a_phone(game: str, room: Any, artifacts: Path) -> None:
         except (ImportError, AttributeError) as e:
             pytest.skip(f"{game} does not import yet: {e}")
     from .conftest import short_match
+    from .test_browser_play import play_until_result
 
     page = room.enter("手机", **PHONE)
     room.create_table(page, game, short_match(room.base, game))
@@ -61,3 +63,9 @@ def test_table_fits_a_phone(game: str, room: Any, artifacts: Path) -> None:
         box = own.first.bounding_box()
         assert box is not None and box["width"] >= 20 and box["height"] >= 28, f"cards too small to read: {box}"
     page.screenshot(path=str(artifacts / f"{game}-mobile.png"), full_page=True)
+
+    # Play on by tapping until the hand's result: the panel fits the phone too.
+    play_until_result(page, random.Random(game))
+    page.locator("#result-panel .result-table").wait_for()
+    assert_fits(page, f"{game} result")
+    page.screenshot(path=str(artifacts / f"{game}-mobile-result.png"))

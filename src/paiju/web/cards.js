@@ -118,3 +118,31 @@ export function renderCards(codes, style, opts = {}) {
 export function cardsInAction(action, style) {
   return action.split(/\s+/).slice(1).filter((tok) => isCard(tok, style));
 }
+
+/** A short inline name for a card inside text (buttons, logs): A♦, 五万, 壹; red where the card is red. */
+export function cardText(code, style) {
+  const c = parseCard(code, style);
+  if (!c || c.kind === "back") return null;
+  switch (c.kind) {
+    case "french": return { text: `${c.rank}${SUIT_SYMBOL[c.suit]}`, red: c.red };
+    case "joker": return { text: c.big ? "大王" : "小王", red: c.big };
+    case "suited": return { text: `${CN_NUM[c.n]}${TILE_SUIT[c.suit]}`, red: c.suit === "m" };
+    case "honour": return { text: HONOURS[c.n], red: c.n === 7 };
+    case "paper": return { text: c.big ? CN_BIG[c.n] : CN_NUM[c.n], red: c.red };
+    default: return null;
+  }
+}
+
+/**
+ * Text with the card strings in it drawn as inline card names ("头 AD 5S" → "头 A♦ 5♠"), so labels the
+ * engine writes in card notation read naturally.  Returns a list of strings and spans for `h`.
+ */
+export function richText(text, style) {
+  const out = [];
+  for (const part of String(text).split(/(\s+|[,，、·|()（）:：])/)) {
+    const card = part && cardText(part, style);
+    if (card) out.push(h("span", { class: ["card-text", card.red ? "red" : null] }, card.text));
+    else if (part) out.push(part);
+  }
+  return out;
+}

@@ -3,7 +3,7 @@
 // selections and results all come from the block described in docs/architecture.md.
 
 import { api, ApiError, player, wsUrl } from "./api.js";
-import { cardsInAction, renderCard, renderCards } from "./cards.js";
+import { cardsInAction, renderCard, renderCards, richText } from "./cards.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
 import { t, tx, verbLabel } from "./i18n.js";
 
@@ -69,7 +69,7 @@ export function showTable(ctx, tableId, invite) {
     const seat = s.info?.seats?.[i];
     if (!seat) return t("seat_n", { n: i + 1 });
     if (seat.player) return seat.player.nickname;
-    if (seat.bot) return `${t("bot")} ${i + 1}`;
+    if (seat.bot) return t("bot_n", { n: i + 1 });
     return t("empty_seat");
   }
 
@@ -156,6 +156,7 @@ export function showTable(ctx, tableId, invite) {
         break;
       case "error":
         ctx.toast(errorText(msg));
+        render(); // the refused choice can be made again
         break;
       case "pong":
         if (typeof msg.time === "number" && pingSent) {
@@ -173,14 +174,19 @@ export function showTable(ctx, tableId, invite) {
     if (s.log.length > MAX_LOG) s.log.splice(0, s.log.length - MAX_LOG);
   }
 
+  function myHand() {
+    const seat = mySeat();
+    return seat == null ? null : s.view?.table?.seats?.[seat]?.hand ?? null;
+  }
+
   function setView(msg) {
     if ("seat" in msg) s.seat = msg.seat;
     s.deadlines = msg.deadlines || {};
-    const before = JSON.stringify(s.legal);
+    const before = JSON.stringify([s.legal, myHand()]);
     if ("view" in msg) s.view = msg.view;
     s.legal = msg.legal || [];
     s.deadline = msg.deadline ?? null;
-    if (JSON.stringify(s.legal) !== before) {
+    if (JSON.stringify([s.legal, myHand()]) !== before) { // a new decision or a changed hand: start afresh
       s.selection.clear();
       s.hintIndex = 0;
     }
@@ -232,12 +238,29 @@ export function showTable(ctx, tableId, invite) {
       return;
     }
     const playing = s.view && s.view.table;
+    const focused = focusKey(document.activeElement);
     fill(ctx.main, h("div", { class: ["table-page", playing ? "in-game" : "waiting"] },
       renderTopBar(),
       playing ? renderGame() : renderWaiting(),
     ));
     renderResult();
     updateCountdown();
+    if (focused && !document.getElementById("result-panel")) {
+      const again = ctx.main.querySelector(focused);
+      if (again) again.focus({ preventScroll: true });
+    }
+    // A background tab shows in its title that the table waits for you.
+    const gameTitle = s.info?.display ? tx(s.info.display) : t("table");
+    document.title = `${s.legal.length ? `● ${t("your_turn")} · ` : ""}${gameTitle} · ${t("app")}`;
+  }
+
+  // Redrawing replaces the elements: keep the keyboard focus on the same card or button.
+  function focusKey(el) {
+    if (!el || !ctx.main.contains(el)) return null;
+    if (el.dataset?.index != null) return `.seat.me .hand .card[data-index="${el.dataset.index}"]`;
+    if (el.dataset?.action) return `[data-action="${CSS.escape(el.dataset.action)}"]`;
+    if (el.id) return `#${CSS.escape(el.id)}`;
+    return null;
   }
 
   function renderTopBar() {
@@ -387,9 +410,20 @@ export function showTable(ctx, tableId, invite) {
     return [
       (table.center || []).map((item) => h("div", { class: "center-item" },
         item.label ? h("span", { class: "center-label" }, tx(item.label)) : null,
-        (item.cards || []).length ? renderCards(item.cards, style, { size: "md" }) : null)),
+        renderCenterCards(item.cards || [], style))),
       (table.info || []).length ? h("ul", { class: "info-lines" }, table.info.map((line) => h("li", {}, tx(line)))) : null,
     ];
+  }
+
+  function renderCenterCards(cards, style) {
+    if (!cards.length) return null;
+    // A long face-down pile (a kitty, a wall) is a short stack and a count, not a row of backs.
+    if (cards.length > BACKS_SHOWN && cards.every((c) => c === "??")) {
+      return h("span", { class: "hand hidden center-pile", dataset: { count: cards.length } },
+        h("span", { class: "backs" }, Array.from({ length: BACKS_SHOWN }, () => renderCard("??", style, { size: "sm" }))),
+        h("span", { class: "hand-count" }, t("cards_count", { n: cards.length })));
+    }
+    return renderCards(cards, style, { size: "md" });
   }
 
   // Which legal actions go where: card taps, the selection, or buttons.
@@ -502,7 +536,7 @@ export function showTable(ctx, tableId, invite) {
       controls.buttons.map((entry, k) => h("button", {
         class: ["action", k === 0 && !many ? "first" : null], dataset: { action: entry.action },
         title: entry.action, onclick: () => act(entry.action),
-      }, k < 9 ? h("kbd", {}, String(k + 1)) : null, tx(entry) || entry.action))));
+      }, k < 9 ? h("kbd", {}, String(k + 1)) : null, richText(tx(entry) || entry.action, style)))));
 
     return h("div", {
       class: ["controls", mineDecides ? "active" : null], id: "controls",
@@ -557,9 +591,9 @@ export function showTable(ctx, tableId, invite) {
     if (ev.text) return tx(ev.text);
     const who = typeof ev.seat === "number" ? `${seatName(ev.seat)}: ` : "";
     const what = ev.label ? tx(ev.label) : ev.action ?? ev.type;
-    const cards = Array.isArray(ev.cards) ? renderCards(ev.cards.filter((c) => typeof c === "string"), style, { size: "xs" })
-      : typeof ev.card === "string" ? renderCard(ev.card, style, { size: "xs" }) : null;
-    return [who, String(what ?? ""), " ", cards];
+    const shown = [ev.cards, ev.card, ev.tile].flat().filter((c) => typeof c === "string");
+    const cards = shown.length ? renderCards(shown, style, { size: "xs" }) : null;
+    return [who, richText(String(what ?? ""), style), " ", cards];
   }
 
   // ---- the result panel ---------------------------------------------------------------------------
@@ -572,11 +606,16 @@ export function showTable(ctx, tableId, invite) {
     const close = () => { s.resultOpen = false; document.getElementById("result-panel")?.remove(); render(); };
     const final = s.view.finished;
     const lines = last?.lines || [];
+    const style = s.view.table.card_style;
     const table = last ? h("table", { class: "result-table" },
       h("thead", {}, h("tr", {}, h("th", {}, t("item")), cols.map((i) => h("th", { class: i === mySeat() ? "me" : null }, seatName(i))))),
-      h("tbody", {}, lines.map((line) => h("tr", {},
-        h("td", { class: "line-text", colspan: Array.isArray(line.points) ? null : n + 1 }, tx(line)),
-        Array.isArray(line.points) ? cols.map((i) => h("td", { class: ["num", scoreClass(line.points[i])] }, signed(line.points[i]))) : null))),
+      h("tbody", {}, lines.map((line) => {
+        // A line that moves no points (a 息 count, a note) reads as text across the whole row.
+        const pts = Array.isArray(line.points) && line.points.some((p) => typeof p === "number" && p !== 0) ? line.points : null;
+        return h("tr", { class: pts ? null : "text-line" },
+          h("td", { class: "line-text", colspan: pts ? null : n + 1 }, richText(tx(line), style)),
+          pts ? cols.map((i) => h("td", { class: ["num", scoreClass(pts[i])] }, signed(pts[i]))) : null);
+      })),
       h("tfoot", {},
         Array.isArray(last.scores) ? h("tr", {}, h("th", {}, t("scores")),
           cols.map((i) => h("td", { class: ["num", scoreClass(last.scores[i])] }, signed(last.scores[i])))) : null,
@@ -652,6 +691,7 @@ export function showTable(ctx, tableId, invite) {
       clearTimeout(retryTimer);
       document.removeEventListener("keydown", onKey);
       document.getElementById("result-panel")?.remove();
+      document.title = t("app");
       if (ws) ws.close(1000);
     },
     rerender: render,
