@@ -190,8 +190,10 @@ class OddsBot:
 
     * Splits: the split maximising P(win both) − P(lose both) against every hand the opponent may hold.
     * Calls (player): the call with the best expected score under a simple model of the banker (it calls
-      covered hands ``P_CALL`` of the time, refuses 进攻 ``P_REFUSE``, allows 走水 ``P_ALLOW``); with a weak
-      hand it covers anyway ``BLUFF`` of the time.
+      covered hands ``P_CALL`` of the time, refuses 进攻 ``P_REFUSE``, allows 走水 ``P_ALLOW``).  So that a
+      call says little about the hand, a weak hand (P(win both) < 0.35) that would open or push covers or
+      attacks instead ``BLUFF`` of the time, and a strong one that would claim face up or down picks
+      cover or attack at random ``MIX`` of the time.
     * Answers (banker): open hands are compared exactly (the banker sees both); it kills when it wins or
       loses, and on a walk kills ``BLUFF_WALK`` of the time.  Covered hands, 进攻 and 走水 are judged from
       the exact odds of a random hand, weighed by how likely such a call is from a strong or weak hand.
@@ -203,6 +205,7 @@ class OddsBot:
     P_REFUSE = 0.3
     P_ALLOW = 0.5
     BLUFF = 0.15
+    MIX = 0.3
     BLUFF_WALK = 0.5
     KILL_WHEN_LOSING = 0.8
 
@@ -224,22 +227,19 @@ class OddsBot:
 
     # -- odds -----------------------------------------------------------------------------------------
     @staticmethod
-    def _w_l(h: int, t: int, known: list[int]) -> tuple[float, float]:
-        """P(I beat the other side on both groups), P(it beats me on both), over its possible hands."""
+    def _w_l(splits: list[tuple[int, int]], known: list[int]) -> list[tuple[float, float]]:
+        """Per split: P(I beat the other side on both groups), P(it beats me on both), over its hands."""
         idx = odds_tables().split
         mask = idx.avail(known)
         total = mask.bit_count() or 1
-        return idx.below(h, t, mask).bit_count() / total, idx.above(h, t, mask).bit_count() / total
+        return [(idx.below(h, t, mask).bit_count() / total, idx.above(h, t, mask).bit_count() / total)
+                for h, t in splits]
 
     def _arrange(self, view: View, legal: Sequence[str]) -> str:
-        known = _known_cards(view)
-        best, choice = -9.0, legal[0]
-        for action in legal:
-            h, t = keys_of(parse_arrangement(action.removeprefix("split ")))
-            w, lose = self._w_l(h, t, known)
-            if w - lose > best:
-                best, choice = w - lose, action
-        return choice
+        splits = [keys_of(parse_arrangement(a.removeprefix("split "))) for a in legal]
+        odds = self._w_l(splits, _known_cards(view))
+        best = max(range(len(legal)), key=lambda i: odds[i][0] - odds[i][1])
+        return legal[best]
 
     def _force_win(self, view: View, h: int, t: int, known: list[int]) -> float:
         tables = odds_tables()
@@ -259,7 +259,7 @@ class OddsBot:
         me = view["you"]
         h, t = _keys(view["arrangement"][me])
         known = _known_cards(view)
-        w, lose = self._w_l(h, t, known)
+        [(w, lose)] = self._w_l([(h, t)], known)
         m = _Mults(view)
         ev: dict[str, float] = {
             "open": w - lose * m.kill_believed,
@@ -276,8 +276,11 @@ class OddsBot:
             compare = m.push_compare * (1 - lose) - m.push_compare * lose
             ev["push"] = (1 - self.P_ALLOW) * max(-m.push_drink, compare)
         choice = max((a for a in legal if a in ev), key=ev.__getitem__)
-        if choice in ("open", "push") and w < 0.35 and self.rng.random() < self.BLUFF:
-            choice = "cover"
+        hidden_claims = [c for c in ("cover", "attack") if c in legal]
+        if choice in ("cover", "attack", "force") and w >= 0.5 and self.rng.random() < self.MIX:
+            choice = self.rng.choice(hidden_claims)          # a strong hand claims face down too
+        elif choice in ("open", "push") and w < 0.35 and self.rng.random() < self.BLUFF:
+            choice = self.rng.choice(hidden_claims)          # a weak hand claims now and then: a bluff
         if choice in ("cover", "attack", "force"):
             self.stats.add(choice, w < 0.5)
         return choice
@@ -314,7 +317,7 @@ class OddsBot:
     def _respond(self, view: View, legal: Sequence[str]) -> str:
         me = view["you"]
         h, t = _keys(view["arrangement"][me])
-        w, lose = self._w_l(h, t, _known_cards(view))
+        [(w, lose)] = self._w_l([(h, t)], _known_cards(view))
         walk = max(0.0, 1 - w - lose)
         m = _Mults(view)
         said = view["answers"][me]
