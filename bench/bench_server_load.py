@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +115,7 @@ async def setup(base: str, n_tables: int, game: str, config: dict[str, Any]) -> 
 
 
 async def drive(port: int, tids: list[str], tokens: list[str], base: str, duration: float, rate: float,
-                seed: int) -> dict[str, Any]:
+                seed: int, on_load: Callable[[], None]) -> dict[str, Any]:
     rng = random.Random(seed)
     tables: list[list[Client]] = []
     readers: list[asyncio.Task[None]] = []
@@ -144,6 +145,7 @@ async def drive(port: int, tids: list[str], tokens: list[str], base: str, durati
 
         await asyncio.gather(*(start(t) for t in tids))
     await asyncio.sleep(1.0)  # let the start snapshots arrive
+    on_load()
 
     latencies: list[float] = []
     failures = 0
@@ -207,6 +209,7 @@ def main() -> None:
     ap.add_argument("--option", "-o", action="append", default=[], help="rule option key=JSON")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--database-url", default=None, help="default: SQLite in a temporary data dir")
+    ap.add_argument("--deflate", action="store_true", help="serve with permessage-deflate (off by default)")
     ap.add_argument("--py-spy", default=None, metavar="FILE",
                     help="profile the server with py-spy during the load (collapsed stacks to FILE)")
     args = ap.parse_args()
@@ -226,6 +229,7 @@ def main() -> None:
            "--log-level", "warning"]
     if args.database_url:
         cmd += ["--database-url", args.database_url]
+    cmd.append("--ws-deflate" if args.deflate else "--no-ws-deflate")
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -239,17 +243,24 @@ def main() -> None:
         t_setup = time.perf_counter()
         tids, tokens = asyncio.run(setup(base, args.tables, args.game, config))
         setup_s = time.perf_counter() - t_setup
-        cpu_server0, cpu_self0 = cpu_seconds(server.pid), time.process_time()
-        spy = None
-        if args.py_spy:
-            spy = subprocess.Popen([str(ROOT / ".venv/bin/py-spy"), "record", "-p", str(server.pid), "-r", "50",
-                                    "-d", str(int(args.duration)), "-f", "raw", "-o", args.py_spy],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        res = asyncio.run(drive(port, tids, tokens, base, args.duration, args.rate, args.seed))
-        if spy is not None:
+        marks: dict[str, float] = {}
+        spies: list[subprocess.Popen[bytes]] = []
+
+        def on_load() -> None:
+            """The measured phase starts: every socket open, every table started."""
+            marks.update(server=cpu_seconds(server.pid), me=time.process_time(), wall=time.perf_counter())
+            if args.py_spy:
+                spies.append(subprocess.Popen(
+                    [str(ROOT / ".venv/bin/py-spy"), "record", "-p", str(server.pid), "-r", "50",
+                     "-d", str(int(args.duration)), "-f", "raw", "-o", args.py_spy],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+        res = asyncio.run(drive(port, tids, tokens, base, args.duration, args.rate, args.seed, on_load))
+        wall = time.perf_counter() - marks["wall"]
+        cpu_server = cpu_seconds(server.pid) - marks["server"]
+        cpu_self = time.process_time() - marks["me"]
+        for spy in spies:
             spy.wait(60)
-        cpu_server = cpu_seconds(server.pid) - cpu_server0
-        cpu_self = time.process_time() - cpu_self0
     finally:
         server.terminate()
         try:
@@ -259,9 +270,9 @@ def main() -> None:
             server.wait()
         shutil.rmtree(data, ignore_errors=True)
     lat = res["latencies"]
-    span = res["elapsed"] + res["open_seconds"] + 1.0
     report = {
-        "game": args.game, "tables": args.tables, "sockets": 4 * args.tables, "rate_per_table": args.rate,
+        "game": args.game, "deflate": args.deflate, "tables": args.tables, "sockets": 4 * args.tables,
+        "rate_per_table": args.rate,
         "duration_s": round(res["elapsed"], 1), "actions": len(lat),
         "actions_per_s": round(len(lat) / res["elapsed"], 1),
         "p50_ms": round(pct(lat, 50) * 1000, 2), "p99_ms": round(pct(lat, 99) * 1000, 2),
@@ -270,8 +281,10 @@ def main() -> None:
         "timeouts_or_errors": res["failures"], "error_messages": res["errors"],
         "messages_received": res["received"], "tables_finished": res["finished_tables"],
         "setup_s": round(setup_s, 1), "connect_s": round(res["open_seconds"], 1),
-        "server_cpu_pct": round(100 * cpu_server / span, 1),
-        "loadgen_cpu_pct": round(100 * cpu_self / span, 1),
+        "server_cpu_pct": round(100 * cpu_server / wall, 1),
+        "server_cpu_ms_per_action": round(1000 * cpu_server / max(1, len(lat)), 2),
+        "loadgen_cpu_pct": round(100 * cpu_self / wall, 1),
+        "load_average_1m": round(os.getloadavg()[0], 1),
     }
     print(json.dumps(report, ensure_ascii=False))
 

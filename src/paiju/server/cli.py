@@ -26,7 +26,8 @@ def register(app: typer.Typer) -> None:
         grace_seconds: Annotated[float, typer.Option(help="disconnection allowed before a bot takes over")] = 60.0,
         bot_delay: Annotated[float, typer.Option(help="bots' think delay in seconds")] = 0.8,
         ws_deflate: Annotated[bool, typer.Option(
-            help="compress websocket messages (permessage-deflate): less bandwidth for phones, more CPU")] = True,
+            help="compress websocket messages (permessage-deflate): ~5x less bandwidth, but more CPU and "
+                 "memory per socket")] = False,
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
     ) -> None:
         """Start the card room: open http://HOST:PORT/ in a browser."""

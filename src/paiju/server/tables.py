@@ -46,8 +46,12 @@ def default_bot_factory(game: str, kind: str, seed: int) -> Bot:
         return RandomBot(seed)
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+
+
 def dumps(msg: dict[str, Any]) -> str:
-    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON; views are trees, so the circular-reference check is skipped (JSON is the hot path)."""
+    return _ENCODER.encode(msg)
 
 
 class Conn:
