@@ -190,9 +190,10 @@ class ShengjiGame(Game[ShengjiConfig]):
         self.trump_set = True
         self.level = self.levels[team_of(self.dealer)]
         self.order = order_for(self.level, self.trump)
-        events.append({"type": "trump", "trump": SUITS[self.trump] if self.trump is not None else None,
-                       "by": by, "kitty_card": card_text(self.kitty_reveal) if self.kitty_reveal is not None
-                       else None, "dealer": self.dealer, "level": self.level})
+        reveal = card_text(self.kitty_reveal) if self.kitty_reveal is not None else None
+        events.append({"type": "trump", "hand": self.hands_played + 1,
+                       "trump": SUITS[self.trump] if self.trump is not None else None,
+                       "by": by, "kitty_card": reveal, "dealer": self.dealer, "level": self.level})
         events.append({"type": "kitty_taken", "seat": self.dealer, "cards": KITTY})
         self.phase = "bury"
         self.turn = self.dealer
