@@ -400,3 +400,47 @@ def test_default_match_plays_out() -> None:
         g.apply(s, legal[rng.randrange(len(legal))])
     r = g.result()
     assert r is not None and r.detail["hands"] in (1, 2) and sum(r.scores) == 0
+
+
+def test_bidding_questions_are_bounded() -> None:
+    """Random bidders over many deals: never more than 4 × 22 declines + 10 bids of questions."""
+    rng = random.Random(2)
+    for seed in range(25):
+        g = ShengjiGame.new(ShengjiConfig(), seed)
+        asked = 0
+        while g.phase == "deal":
+            seat = rng.choice(g.to_move())
+            legal = g.legal_actions(seat)
+            assert any(a.startswith("bid ") for a in legal)
+            g.apply(seat, rng.choice(legal) if rng.random() < 0.2 else "pass")
+            asked += 1
+        assert asked <= 4 * 22 + 10
+
+
+def test_full_match_runs_until_a_side_passes_a() -> None:
+    from paiju.bots.base import RandomBot, play_out
+    from paiju.games.shengji.bots import SmartBot
+
+    g = ShengjiGame.new(ShengjiConfig(max_hands=0), seed=1)
+    play_out(g, [SmartBot(0), RandomBot(1), SmartBot(2), RandomBot(3)])
+    r = g.result()
+    assert r is not None and r.detail["reason"] == "passed_a" and 14 in r.detail["levels"]
+    assert r.detail["hands"] == len(r.detail["hand_log"]) >= 1
+    dealers = [h["dealer"] for h in r.detail["hand_log"]]
+    for prev, nxt in zip(r.detail["hand_log"], dealers[1:], strict=False):
+        assert prev["next_dealer"] == nxt
+
+
+def test_cli_hooks() -> None:
+    from paiju.games.shengji import cli
+
+    g = game_from(build_deal({1: "2H"}))
+    text = cli.render(g.view(1), "zh")
+    assert "你的牌" in text and "2♥" in text
+    assert cli.parse_input("p", ["pass", "bid 2H"]) == "pass"
+    assert cli.parse_input("2♥", ["pass", "bid 2H"]) == "bid 2H"
+    assert cli.parse_input("as  a♠", ["play AS"]) == "play AS AS"
+    assert cli.parse_input("zz", ["play AS"]) is None
+    assert g.describe("bid 2H", "en") == "bid 2♥" and g.describe("pass", "zh") == "不亮"
+    for ev in g.apply(1, "bid 2H"):
+        assert cli.format_event(ev, "en").startswith("seat 1 bids")

@@ -147,7 +147,7 @@ def parse_input(text: str, legal: Sequence[Action]) -> Action | None:
     if verb is None:
         return None
     try:
-        cards = parse_cards(body.replace(",", " "))
+        cards = parse_cards(body.replace(",", " ").upper())
     except NotationError:
         return None
     if not cards:
