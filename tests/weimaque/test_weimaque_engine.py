@@ -490,3 +490,53 @@ def test_chi_stays_within_one_size() -> None:
     discard(g, 0, "d1")
     assert [a for a in g.legal_actions(1) if a.startswith("chi")] == ["chi d2 d3"]
     assert "run of three within one size" in g.why_illegal(1, "chi x9 x10")
+
+
+def test_split_payment_and_watcher_pays_nothing() -> None:
+    deal = make_deal({0: "九", 3: WAIT_BA}, stock="捌", avoid={0: "捌", 1: "捌"})
+    g = WeimaqueGame.from_deal(deal, WeimaqueConfig(payment="split"))
+    discard(g, 0, "x9")
+    reach(g, shown("d8"))
+    claim(g, {3: "hu"})
+    assert g.totals() == (-21.0, -21.0, 0.0, 42.0)
+
+
+def test_claims_that_would_leave_nothing_to_discard_are_not_offered() -> None:
+    """防死手: after 碰 五 only a 砍 would be left, which may not be discarded."""
+    from paiju.games.weimaque.cards import counts_of
+
+    g = WeimaqueGame.new(seed=1)
+    g.hands[3] = counts_of(parse_cards("五五 三三三"))
+    assert "nothing in hand could be discarded" in (g.peng_ok(3, 4) or "")
+    g.hands[3] = counts_of(parse_cards("五五 三三三 八"))
+    assert g.peng_ok(3, 4) is None
+
+
+def test_discard_bars_lift_only_when_everything_is_barred() -> None:
+    from paiju.games.weimaque.cards import counts_of
+
+    g = WeimaqueGame.new(seed=1)
+    g.hands[1] = counts_of(parse_cards("三三三 四四四 五"))
+    g.locked[1] = {4}
+    assert g.discard_kinds(1) == [4]  # the 吃/碰 bar goes first
+    g.hands[1] = counts_of(parse_cards("三三三 四四四"))
+    assert g.discard_kinds(1) == [2, 3]  # then the three-of-a-kind bar
+    g.hands[1] = counts_of(parse_cards("三三三 四四四 六"))
+    assert g.discard_kinds(1) == [5]
+
+
+def test_resample_keeps_views_and_wei_triples() -> None:
+    import random
+
+    deal = make_deal({0: "九", 1: "捌捌"}, stock="捌")
+    g = WeimaqueGame.from_deal(deal)
+    discard(g, 0, "x9")
+    reach(g, lambda g: g.phase == "discard")
+    rng = random.Random(0)
+    for viewer in (0, 2, 3, SPECTATOR):
+        twin = g.resample(viewer, rng)
+        assert twin.view(viewer) == g.view(viewer)
+        assert twin.inventory() == g.inventory()
+        kind, cards, _ = twin.melds[1][0]
+        assert kind == "wei" and len(set(cards)) == 1
+    assert g.resample(2, rng).view(OMNISCIENT)["hands"] == g.view(OMNISCIENT)["hands"]  # the 守醒 sees hands
