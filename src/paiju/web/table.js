@@ -75,7 +75,7 @@ export function showTable(ctx, tableId, invite) {
 
   // ---- the websocket ---------------------------------------------------------------------------
   function connect() {
-    if (!alive) return;
+    if (!alive || s.notFound) return;
     s.conn = s.seq == null ? "connecting" : "reconnecting";
     renderConn();
     ws = new WebSocket(wsUrl(tableId, invite));
@@ -98,7 +98,6 @@ export function showTable(ctx, tableId, invite) {
       if (e.code === 4404 || e.code === 4403) { s.notFound = true; s.closeReason = e.reason; render(); return; }
       if (s.notFound) return;
       if (s.conn === "connecting" && retry >= 3) loadInfo(); // never got in: is the table still there?
-      if (e.code === 4401) { ctx.sessionExpired(); return; }
       s.conn = "reconnecting";
       renderConn();
       const delay = Math.min(5000, 400 * 2 ** retry);
@@ -250,7 +249,7 @@ export function showTable(ctx, tableId, invite) {
       if (again) again.focus({ preventScroll: true });
     }
     // A background tab shows in its title that the table waits for you.
-    const gameTitle = s.info?.display ? tx(s.info.display) : t("table");
+    const gameTitle = gameName() || t("table");
     document.title = `${s.legal.length ? `● ${t("your_turn")} · ` : ""}${gameTitle} · ${t("app")}`;
   }
 
@@ -264,11 +263,10 @@ export function showTable(ctx, tableId, invite) {
   }
 
   function renderTopBar() {
-    const game = s.info?.game_display ? tx(s.info.game_display) : (s.view?.game || s.info?.game || "");
     const phase = s.view?.table?.phase;
     return h("div", { class: "top-bar" },
       h("button", { class: "link back", onclick: () => ctx.navigate("/") }, "‹ ", t("back_to_lobby")),
-      h("span", { class: "top-game" }, gameName(game)),
+      h("span", { class: "top-game" }, gameName()),
       phase ? h("span", { class: "phase", id: "phase" }, tx(phase)) : null,
       h("span", { class: "spacer" }),
       h("span", { class: "conn", id: "conn" }),
@@ -281,9 +279,9 @@ export function showTable(ctx, tableId, invite) {
     );
   }
 
-  function gameName(fallback) {
+  function gameName() {
     const d = s.info?.display;
-    return d ? tx(d) : fallback;
+    return d ? tx(d) : (s.info?.game || s.view?.game || "");
   }
 
   function renderConn() {
@@ -305,7 +303,8 @@ export function showTable(ctx, tableId, invite) {
         h("span", { class: "seat-no" }, t("seat_n", { n: x.seat + 1 })),
         h("span", { class: ["seat-who", x.player ? "person" : x.bot ? "bot" : "empty"] },
           x.player ? x.player.nickname : x.bot ? t("bot") : t("empty_seat"),
-          x.seat === mine ? h("span", { class: "you-badge" }, t("you")) : null),
+          x.seat === mine ? h("span", { class: "you-badge" }, t("you")) : null,
+          x.player && x.bot ? h("span", { class: "bot-badge" }, "AI") : null),
         status !== "waiting" ? null
           : x.seat === mine ? h("button", { class: "small", onclick: () => lobbyCall(() => api.leave(tableId)) }, t("leave"))
             : x.bot ? h("button", { class: "small remove-bot", title: t("remove_bot"), "aria-label": t("remove_bot"),
@@ -443,10 +442,13 @@ export function showTable(ctx, tableId, invite) {
         singles.get(verb).push({ entry, card: cards[0] });
       }
     }
-    // The verb with the most one-card actions is played by tapping a card; the rest stay buttons.
+    // The verb with the most one-card actions (at least two: one "pung 5m" in a claim window is a button,
+    // not a trap in your hand) is played by tapping a card; the rest stay buttons.
     let best = null;
     if (!select) {
-      for (const [verb, list] of singles) if (!best || list.length > singles.get(best).length) best = verb;
+      for (const [verb, list] of singles) {
+        if (list.length >= 2 && (!best || list.length > singles.get(best).length)) best = verb;
+      }
     }
     out.tapVerb = best;
     const tapped = new Set();
