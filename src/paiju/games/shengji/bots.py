@@ -98,6 +98,12 @@ class _Table:
 class SmartBot:
     """Counts cards and plays for its side: safe throws, leads to partner, feeds points, cheap wins."""
 
+    suit_bid = 0.42
+    """Share of trumps (strong ones weigh 1.5) a suit bid needs; a hand averages about 0.37."""
+    nt_bid = 0.24
+    draw_trumps = 0.45
+    """The dealer side leads trumps once this share of its hand is trumps."""
+
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
@@ -134,7 +140,7 @@ class SmartBot:
             trumps = sum(1 for c in hand if order.suit[c] == TRUMP)
             strong = sum(1 for c in hand if order.suit[c] == TRUMP and order.key[c] >= 14)
             ratio = (trumps + 0.5 * strong) / n
-            need = 0.42 if trump is not None else 0.24
+            need = self.suit_bid if trump is not None else self.nt_bid
             score = ratio - need
             if score > best_score:
                 best, best_score = a, score
@@ -192,7 +198,7 @@ class SmartBot:
             if t.partner_wins[s] or (s in partner_void and TRUMP not in partner_void and s not in opp_void):
                 return _play([self._low(t, s)])
         # 3. the dealer side draws trumps when long in them
-        if t.defending and t.suit_count(TRUMP) >= 0.45 * t.size:
+        if t.defending and t.suit_count(TRUMP) >= self.draw_trumps * t.size:
             pairs = [c for c, k in t.units(TRUMP) if k >= 2]
             if pairs:
                 c = pairs[-1]

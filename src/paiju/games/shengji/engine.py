@@ -34,7 +34,6 @@ from .rules import (
     play_suit,
     points_of,
     smallest_unit,
-    suit_label,
     throw_beaten_units,
     trick_winner,
 )
@@ -105,6 +104,7 @@ class ShengjiGame(Game[ShengjiConfig]):
         self.start = start
         self.dealer: Seat | None = dealer
         self.first_hand = first
+        """The dealer is still open: the first seat to bid will deal (the match's first hand)."""
         self.phase = "deal"
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(SEATS)]
         self.sizes = [0] * SEATS
@@ -630,6 +630,7 @@ class ShengjiGame(Game[ShengjiConfig]):
             "bid": bid,
             "bids": [dict(b) for b in self.bids],
             "first_bidder": self.first_bidder,
+            "first_hand": self.first_hand,
             "dealt": min(self.pos, DEALT),
             "hand": hand_of(viewer) if viewer >= 0 else None,
             "hands": [hand_of(s) for s in range(SEATS)],
@@ -821,7 +822,3 @@ def _parse_deal(deal: Any) -> tuple[list[Card], int, int | None, tuple[int, int]
             raise ValueError("levels are two ints 2…14 (seats 0+2, seats 1+3)")
         lv = (levels[0], levels[1])
     return stock, start, (int(dealer) % SEATS if dealer is not None else None), lv
-
-
-def suit_name(s: int) -> str:
-    return suit_label(s)
