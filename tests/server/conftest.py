@@ -39,7 +39,7 @@ class ToyConfig(RulesConfig):
 
 
 class ToyGame(Game[ToyConfig]):
-    """Three seats, hands of 1–9 (two of each).  On your turn play a card; any other seat holding the same
+    """Three seats, hands of 1–9 (three of each).  On your turn play a card; any other seat holding the same
     rank may ``take`` it (a claim window; who can is secret), scoring a point and discarding its copy.
     The match ends when every hand is empty."""
 
@@ -50,7 +50,7 @@ class ToyGame(Game[ToyConfig]):
     max_seats = 3
 
     def _setup(self, deal: Any) -> None:
-        deck = [str(r) for r in range(1, 10)] * 2
+        deck = [str(r) for r in range(1, 10)] * 3
         if deal is not None:
             self.hands: list[list[str]] = [list(h) for h in deal["hands"]]
             used = Counter(c for h in self.hands for c in h)

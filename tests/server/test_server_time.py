@@ -147,3 +147,34 @@ def test_a_thinking_bot_does_not_hold_up_the_server(tmp_path: Path, toy_game: ty
         release.set()
         up = sock.until(lambda m: m["type"] == "update")
         assert up["events"][0]["seat"] == 1
+
+
+def test_a_bot_whose_thinking_was_overtaken_thinks_again(tmp_path: Path, toy_game: type[ToyGame]) -> None:
+    """Two bots may claim at once; one passes while the other is still thinking.  The slow bot's answer was for
+    a state that is gone, so it must be asked again — or the table would wait for it forever."""
+    release = threading.Event()
+    calls: list[int] = []
+
+    class Claimer:
+        needs_view = True
+
+        def act(self, view: dict[str, Any], legal: Any) -> str:
+            if "take" not in legal:
+                return str(legal[0])
+            if "9" in view["hand"]:  # seat 2: passes at once
+                return "pass"
+            calls.append(len(calls))
+            release.wait(10)
+            return "take"
+
+    deal = {"hands": [["1", "2", "3"], ["1", "4", "5"], ["1", "6", "9"]]}
+    with LiveServer(fast_settings(tmp_path), bot_factory=lambda game, kind, seed: Claimer()) as s:
+        me = s.client("me")
+        _tid, [sock] = toy_table(s, [me], deal=deal)
+        sock.act("play 1")
+        assert sock.until(lambda m: m["type"] == "update")["seq"] == 1
+        assert sock.until(lambda m: m["type"] == "update")["seq"] == 2  # seat 2 passed; seat 1 still thinking
+        release.set()
+        up = sock.until(lambda m: m["type"] == "update")
+        assert up["seq"] == 3 and up["events"] == [{"type": "take", "seat": 1, "card": "1"}]
+        assert len(calls) == 2  # asked again after seat 2's pass

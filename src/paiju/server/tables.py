@@ -509,6 +509,11 @@ class CardTable:
             self._thinking.discard(seat)
         async with self.lock:
             if not self._can_decide(seat, seq, bot_only=bot_only):
+                # the table moved on while the bot thought (a simultaneous decision); if the seat must still
+                # decide, think again on the new state (the timer armed meanwhile skipped a thinking seat)
+                if bot_only and self._can_decide(seat, self.seq, bot_only=True):
+                    self._bot_pending[seat] = self.seq
+                    self._spawn(self._bot_decides, seat, self.seq)
                 return
             if action is None or not self.game.is_legal(seat, action):
                 fallback = self.game.timeout_action(seat)
