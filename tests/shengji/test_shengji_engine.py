@@ -444,3 +444,24 @@ def test_cli_hooks() -> None:
     assert g.describe("bid 2H", "en") == "bid 2♥" and g.describe("pass", "zh") == "不亮"
     for ev in g.apply(1, "bid 2H"):
         assert cli.format_event(ev, "en").startswith("seat 1 bids")
+
+
+@pytest.mark.parametrize(("action", "words"), [
+    ("play AS KD", "one suit"),
+    ("play AS AS AS AS AS", "do not hold"),
+    ("play", "at least one card"),
+    ("play ZZ", "bad card"),
+    ("bury 3C", "play your cards"),
+])
+def test_lead_refusals(action: str, words: str) -> None:
+    g = _play_ready({0: "AS AS AS AS KD"})
+    with pytest.raises(IllegalActionError, match=words):
+        g.apply(0, action)
+
+
+def test_trump_throw_stands_when_nothing_beats_it() -> None:
+    g = _play_ready({0: "BJ BJ BJ BJ SJ SJ SJ"})       # hearts trump, level 2
+    ev = g.apply(0, "play BJ BJ BJ BJ SJ SJ SJ")
+    assert ev[0]["type"] == "play" and len(ev[0]["cards"]) == 7
+    with pytest.raises(IllegalActionError, match="must follow trumps"):
+        g.apply(1, "play " + " ".join([a for a in g.view(1)["hand"] if a[-1] in "SCD" and a[0] != "2"][:7]))
