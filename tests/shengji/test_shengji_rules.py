@@ -115,6 +115,8 @@ JJJ8755 = "JH JH JH 8H 7H 5H 5H 3C 4C"
     (JJJ8755, AAKK, "5H 5H 8H 7H", True, "page: 5587"),
     (JJJ8755, AAKK, "JH JH 8H 7H", False, "page: never JJ87 — the true pair 55 is owed"),
     (JJJ8755, AAKK, "JH JH JH 5H", False, "a triple does not stand in for the owed pair"),
+    (JJJ8755, AAKK, "5H 5H 8H JH", True, "page: 5587(J) — a J may stand in for the 7"),
+    (JJJ8755, AAKK, "JH JH JH 8H", False, "page: JJ87(J) — nor with a J for the 7"),
     (JJJ8755, AAKK, "5H 5H 8H 3C", False, "must follow hearts while holding 7 of them"),
     ("QH QH QH 8H 7H 3C", "KH KH KH", "QH QH QH", True, "triple led, triple held: play it"),
     ("QH QH QH 8H 7H 3C", "KH KH KH", "QH 8H 7H", False, "the triple is owed"),
