@@ -129,9 +129,11 @@ class Room:
     def __init__(self, base: str, new_context: Callable[..., Any]) -> None:
         self.base = base
         self.new_context = new_context
+        self.script_errors: list[str] = []
 
     def enter(self, nickname: str, **context_args: Any) -> Any:
         page = self.new_context(**context_args).new_page()
+        page.on("pageerror", lambda e: self.script_errors.append(f"{nickname}: {e}"))
         page.goto(self.base + "/")
         page.fill("#nickname", nickname)
         page.click(".nickname-form button[type=submit]")
@@ -177,5 +179,7 @@ def set_field(page: Any, selector: str, value: Any) -> None:
 
 
 @pytest.fixture
-def room(server: str, new_context: Callable[..., Any]) -> Room:
-    return Room(server, new_context)
+def room(server: str, new_context: Callable[..., Any]) -> Iterator[Room]:
+    r = Room(server, new_context)
+    yield r
+    assert not r.script_errors, f"uncaught errors in the page: {r.script_errors}"
