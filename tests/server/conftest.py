@@ -25,7 +25,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from paiju.bots.base import Bot, RandomBot
-from paiju.core import Event, Game, Result, RulesConfig, View, Window, option
+from paiju.core import Event, Game, Result, RulesConfig, View, Window, game_names, get_game, option
 from paiju.core import registry as core_registry
 from paiju.server import Settings, create_app
 
@@ -169,6 +169,19 @@ class ToyGame(Game[ToyConfig]):
             g.hands[s], pool = sorted(pool[:n]), pool[n:]
         g.stock = pool
         return g
+
+
+def registered_games() -> list[Any]:
+    """Every registered game as a test parameter; one whose module is not there yet is skipped, saying so."""
+    out: list[Any] = []
+    for name in game_names():
+        try:
+            get_game(name)
+        except ImportError as e:
+            out.append(pytest.param(name, marks=pytest.mark.skip(reason=f"{name} is not installed yet: {e}")))
+        else:
+            out.append(name)
+    return out
 
 
 @pytest.fixture

@@ -23,21 +23,9 @@ from typing import Any
 
 import pytest
 
-from paiju.core import SPECTATOR, Game, game_names, get_game
+from paiju.core import SPECTATOR, Game, get_game
 
-from .conftest import LiveServer, Socket, fast_settings
-
-
-def _importable() -> list[Any]:
-    out: list[Any] = []
-    for name in game_names():
-        try:
-            get_game(name)
-        except ImportError as e:
-            out.append(pytest.param(name, marks=pytest.mark.skip(reason=f"{name} is not installed yet: {e}")))
-        else:
-            out.append(name)
-    return out
+from .conftest import LiveServer, Socket, fast_settings, registered_games
 
 
 def norm(x: Any) -> Any:
@@ -62,7 +50,7 @@ def shown_to(game: Game[Any], viewer: int, seat: int) -> bool:
 
 
 @pytest.mark.parametrize("seed", [20261129, 7])
-@pytest.mark.parametrize("name", _importable())
+@pytest.mark.parametrize("name", registered_games())
 def test_no_message_carries_another_seats_hidden_cards(real_server: LiveServer, name: str, seed: int) -> None:
     cls = get_game(name)
     players = [real_server.client(f"p{i}") for i in range(cls(cls.config_class(), 0).num_seats)]
