@@ -65,3 +65,20 @@ def test_private_table_by_invite_link(room: Any) -> None:
     host.click("#start")
     guest.wait_for_selector(".board .seat.me .hand .card.face")
     assert guest.locator(".board .seat.me").get_attribute("data-seat") == "1"
+
+
+def test_leaving_mid_game_hands_the_seat_to_a_bot(room: Any) -> None:
+    page = room.enter("早退")
+    room.create_table(page, "demo", {"players": 2})
+    room.sit(page, 0)
+    room.fill_bots_and_start(page)
+    page.wait_for_selector(".board .seat.me .hand .card.face")
+    page.once("dialog", lambda d: d.accept())  # "leave this game?"
+    page.click("#leave-game")
+    # Now a spectator: no own seat, no hand face up, and a bot plays the seat that keeps the person's name.
+    page.wait_for_selector(".board:not(:has(.seat.me))")
+    assert page.locator(".board .hand .card.face").count() == 0
+    seat0 = page.locator('.board .seat[data-seat="0"]')
+    assert "早退" in seat0.locator(".seat-name").inner_text()
+    assert seat0.locator(".bot-badge").count() == 1
+    assert page.locator("#leave-game").count() == 0
