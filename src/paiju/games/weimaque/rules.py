@@ -134,6 +134,7 @@ def _suit_forms(suit: tuple[int, ...]) -> int:
     return (1 if _suit_ok(suit, False) else 0) | (2 if _suit_ok(suit, True) else 0)
 
 
+@lru_cache(maxsize=1 << 17)
 def _suit_ok(suit: tuple[int, ...], pair: bool) -> bool:
     i = next((j for j, n in enumerate(suit) if n), -1)
     if i < 0:
