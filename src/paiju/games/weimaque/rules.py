@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import IS_RED, NUM_KINDS, Card, alias, char, counts_of, parse_card, parse_cards
 from .config import WeimaqueConfig
+
+if TYPE_CHECKING:
+    from .mingtang import MingtangHit
 
 Group = tuple[str, tuple[Card, ...]]
 """(kind, cards): kind is one of peng, wei, kan, chi, pair."""
@@ -217,7 +220,7 @@ class Win:
     win_card: Card
     lines: tuple[XiLine, ...]
     hard_xi: int
-    mingtang: tuple[Any, ...]  # tuple[MingtangHit, ...]
+    mingtang: tuple[MingtangHit, ...]
     multiplier: int
     additions: int
     total: int
