@@ -83,6 +83,9 @@ class ShengjiGame(Game[ShengjiConfig]):
         self.end_reason: str | None = None
         self.hand_log: list[dict[str, Any]] = []
         self.last_result: dict[str, Any] | None = None
+        self._version = 0
+        """Bumped by every action: ``_listed`` (the last legal list offered) is valid only at its version."""
+        self._listed: tuple[int, int, frozenset[str]] = (-1, -1, frozenset())
         start: int
         dealer: int | None = None
         if deal is None:
@@ -237,14 +240,20 @@ class ShengjiGame(Game[ShengjiConfig]):
         if seat not in self.to_move():
             return []
         if self.phase == "deal":
-            return ["pass", *self._bid_options(seat)]
-        if self.phase == "bury":
-            return self._bury_candidates()
-        if not self.trick:
-            return self._lead_candidates(seat)
-        return self._follow_candidates(seat)
+            out = ["pass", *self._bid_options(seat)]
+        elif self.phase == "bury":
+            out = self._bury_candidates()
+        elif not self.trick:
+            out = self._lead_candidates(seat)
+        else:
+            out = self._follow_candidates(seat)
+        self._listed = (self._version, seat, frozenset(out))
+        return out
 
     def is_legal(self, seat: Seat, action: Action) -> bool:
+        version, listed_seat, listed = self._listed
+        if version == self._version and listed_seat == seat and action in listed:
+            return True  # just offered by legal_actions in this very state
         return self._problem(seat, action) is None
 
     def why_illegal(self, seat: Seat, action: Action) -> str:
@@ -375,6 +384,7 @@ class ShengjiGame(Game[ShengjiConfig]):
 
     # ---- applying actions -------------------------------------------------------------------------------
     def _apply(self, seat: Seat, action: Action) -> list[Event]:
+        self._version += 1
         verb, _, rest = action.partition(" ")
         if self.phase == "deal":
             return self._apply_bid(seat, verb, rest)
@@ -725,6 +735,7 @@ class ShengjiGame(Game[ShengjiConfig]):
         d["penalty"] = list(self.penalty)
         d["fails"] = list(self.fails)
         d["fail_cards"] = list(self.fail_cards)
+        d["_listed"] = (-1, -1, frozenset())
         g.__dict__.update(d)
         return g
 

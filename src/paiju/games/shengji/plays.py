@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from paiju.core.cards import Card, card_text
 from paiju.core.game import Action
 
-from .rules import NUM_KINDS, TRUMP, Order, coverage, coverage_plan, follow_problem, points_of
+from .rules import NUM_KINDS, TRUMP, Order, coverage, coverage_plan, points_of
 
 FOLLOW_CAP = 40
 UNIT_PLAY: tuple[tuple[str, ...], ...] = tuple(
@@ -61,8 +61,10 @@ def follow_candidates(h: Sequence[int], lead: Sequence[Card], order: Order) -> l
                 cands.extend([c] * sizes[0] for c in trumps if h[c] >= sizes[0])
     out: list[Action] = []
     for cand in cands:
-        # short of the suit, every candidate holds the whole suit: legal by construction
-        if len(cand) != n or (held >= n and follow_problem(h, lead, cand, order) is not None):
+        # Legal by construction: short of the suit every candidate holds the whole suit; otherwise it
+        # holds the owed groups of an optimal packing (or an exact group of the led size). The property
+        # tests check every candidate against ``follow_problem``.
+        if len(cand) != n:
             continue
         if n <= 4 and cand.count(cand[0]) == n:
             a = UNIT_PLAY[cand[0]][n]
