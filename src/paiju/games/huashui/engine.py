@@ -199,17 +199,14 @@ class HuashuiGame(Game[HuashuiConfig]):
             if seat != self.current:
                 return []
             counts = self.counts[seat]
-            acts: list[Action] = []
-            if self.drew and self._complete(seat):
-                acts.append(HU)
+            acts: list[Action] = [HU] if self.drew and self._complete(seat) else []
             if self.back > self.front:
-                for t in range(NUM_KINDS):
-                    if counts[t] == 4:
-                        acts.append(KONG_ACT[t])
+                if 4 in counts:
+                    acts.extend(KONG_ACT[t] for t, c in enumerate(counts) if c == 4)
                 for kind, t, _src in self.melds[seat]:
                     if kind == PUNG and counts[t]:
                         acts.append(KONG_ACT[t])
-            acts.extend(DISCARD_ACT[t] for t in range(NUM_KINDS) if counts[t])
+            acts.extend([DISCARD_ACT[t] for t, c in enumerate(counts) if c])
             return acts
         if self.phase in (CLAIM, ROB) and seat not in self.choices:
             return list(self.claim_opts.get(seat, ()))
@@ -328,11 +325,16 @@ class HuashuiGame(Game[HuashuiConfig]):
             self._follow_dealer(tile, events)
         opts: dict[Seat, list[Action]] = {}
         wall_left = self.back > self.front
+        su, pw = SUIT_OF[tile], POW[tile]
         for i in (1, 2, 3):
             s = (seat + i) % 4
             o: list[Action] = []
-            if not self._locked(s, tile) and self._wins_with(s, tile):
-                o.append(HU)
+            if not self.lock_all[s] and tile not in self.locks[s]:
+                keys = self.keys[s]
+                keys[su] += pw
+                if is_standard_keys(keys) or (not self.melds[s] and is_even_keys(keys)):
+                    o.append(HU)
+                keys[su] -= pw
             c = self.counts[s][tile]
             if c >= 2:
                 o.append(PUNG_ACT[tile])

@@ -24,8 +24,16 @@ def key_of(counts: list[int], suit: int) -> int:
     return sum(counts[base + r] * 5**r for r in range(SUIT_SIZE[suit]))
 
 
-def keys_of(counts: list[int]) -> list[int]:
-    return [key_of(counts, s) for s in range(4)]
+def keys_of(c: list[int]) -> list[int]:
+    """The four suit keys of a 34-long count vector (written out: this runs once per check from counts)."""
+    return [
+        c[0] + 5 * (c[1] + 5 * (c[2] + 5 * (c[3] + 5 * (c[4] + 5 * (c[5] + 5 * (c[6] + 5 * (c[7] + 5 * c[8]))))))),
+        c[9] + 5 * (c[10] + 5 * (c[11] + 5 * (c[12] + 5 * (c[13] + 5 * (c[14] + 5 * (c[15] + 5 * (c[16]
+                                                                                       + 5 * c[17]))))))),
+        c[18] + 5 * (c[19] + 5 * (c[20] + 5 * (c[21] + 5 * (c[22] + 5 * (c[23] + 5 * (c[24] + 5 * (c[25]
+                                                                                        + 5 * c[26]))))))),
+        c[27] + 5 * (c[28] + 5 * (c[29] + 5 * (c[30] + 5 * (c[31] + 5 * (c[32] + 5 * c[33]))))),
+    ]
 
 
 def decode(key: int, size: int) -> list[int]:
@@ -102,6 +110,9 @@ def is_even_keys(keys: list[int]) -> bool:
 
 
 # ---- shanten ------------------------------------------------------------------------------------------
+_SHANTEN_CAP = 300_000
+"""Bound on each whole-hand cache (cleared when full): a few tens of MB at most."""
+
 Block = tuple[int, int, int]
 """(complete sets, partial sets, pair taken) found in one suit."""
 
@@ -109,52 +120,56 @@ _BLOCKS: tuple[dict[int, tuple[Block, ...]], dict[int, tuple[Block, ...]]] = ({}
 _PAIRS: tuple[dict[int, int], dict[int, int]] = ({}, {})
 
 
-def _search(counts: list[int], runs: bool) -> tuple[Block, ...]:
-    size = len(counts)
-    found: set[Block] = set()
+def _pareto(found: set[Block]) -> tuple[Block, ...]:
+    return tuple(sorted(b for b in found
+                        if not any(o != b and o[0] >= b[0] and o[1] >= b[1] and o[2] >= b[2] for o in found)))
 
-    def rec(i: int, m: int, t: int, p: int) -> None:
-        while i < size and counts[i] == 0:
-            i += 1
-        if i == size:
-            found.add((m, min(t, 4 - m) if m <= 4 else 0, p))
-            return
-        c = counts[i]
-        if c >= 3:
-            counts[i] -= 3
-            rec(i, m + 1, t, p)
-            counts[i] += 3
-        if runs and i + 2 < size and counts[i + 1] and counts[i + 2]:
-            counts[i] -= 1
-            counts[i + 1] -= 1
-            counts[i + 2] -= 1
-            rec(i, m + 1, t, p)
-            counts[i] += 1
-            counts[i + 1] += 1
-            counts[i + 2] += 1
-        if c >= 2:
-            counts[i] -= 2
-            if not p:
-                rec(i, m, t, 1)
-            rec(i, m, t + 1, p)
-            counts[i] += 2
-        if runs:
-            for gap in (1, 2):
-                j = i + gap
-                if j < size and counts[j]:
-                    counts[i] -= 1
-                    counts[j] -= 1
-                    rec(i, m, t + 1, p)
-                    counts[i] += 1
-                    counts[j] += 1
-        counts[i] -= 1
-        rec(i, m, t, p)
-        counts[i] += 1
 
-    rec(0, 0, 0, 0)
-    best = [b for b in found
-            if not any(o != b and o[0] >= b[0] and o[1] >= b[1] and o[2] >= b[2] for o in found)]
-    return tuple(sorted(best))
+def _shift(sub: tuple[Block, ...], dm: int, dt: int, dp: int, out: set[Block]) -> None:
+    for m, t, p in sub:
+        if dp and p:
+            continue
+        m2 = m + dm
+        if m2 > 4:
+            m2 = 4
+        t2 = t + dt
+        if m2 + t2 > 4:
+            t2 = 4 - m2
+        out.add((m2, t2, p | dp))
+
+
+def _search(key: int, honour: bool) -> tuple[Block, ...]:
+    """Dynamic programme over the suit's lowest held rank: what to do with it (set, pair, partial, drop),
+    the rest looked up again (and cached) by its own key."""
+    if key == 0:
+        return ((0, 0, 0),)
+    i = 0
+    k = key
+    while k % 5 == 0:
+        k //= 5
+        i += 1
+    c = k % 5
+    nxt = k // 5
+    c1 = nxt % 5
+    c2 = (nxt // 5) % 5
+    size = 7 if honour else 9
+    runs = not honour
+    p = POW[i]
+    out: set[Block] = set()
+    if c >= 3:
+        _shift(blocks(key - 3 * p, honour), 1, 0, 0, out)
+    if runs and i + 2 < size and c1 and c2:
+        _shift(blocks(key - p - 5 * p - 25 * p, honour), 1, 0, 0, out)
+    if c >= 2:
+        sub = blocks(key - 2 * p, honour)
+        _shift(sub, 0, 0, 1, out)
+        _shift(sub, 0, 1, 0, out)
+    if runs and i + 1 < size and c1:
+        _shift(blocks(key - p - 5 * p, honour), 0, 1, 0, out)
+    if runs and i + 2 < size and c2:
+        _shift(blocks(key - p - 25 * p, honour), 0, 1, 0, out)
+    _shift(blocks(key - p, honour), 0, 0, 0, out)
+    return _pareto(out)
 
 
 def blocks(key: int, honour: bool) -> tuple[Block, ...]:
@@ -162,7 +177,7 @@ def blocks(key: int, honour: bool) -> tuple[Block, ...]:
     cache = _BLOCKS[honour]
     got = cache.get(key)
     if got is None:
-        got = _search(decode(key, 7 if honour else 9), not honour)
+        got = _search(key, honour)
         cache[key] = got
     return got
 
@@ -208,6 +223,44 @@ def shanten_from(combined: list[Block], need: int) -> int:
     return best
 
 
+_REST: dict[tuple[int, int, int, int, int], dict[Block, int]] = {}
+
+
+def rest_table(keys: list[int], suit: int, need: int) -> dict[Block, int]:
+    """Shanten for every split one suit could have, the other three suits held as they are.
+
+    Trying many tiles of one suit then costs one or two dict look-ups each.  Cached by the other suits' keys."""
+    others = [o for o in range(4) if o != suit]
+    ck = (keys[others[0]], keys[others[1]], keys[others[2]], suit, need)
+    got = _REST.get(ck)
+    if got is not None:
+        return got
+    rest = merge(merge(blocks(keys[others[0]], others[0] == 3), blocks(keys[others[1]], others[1] == 3)),
+                 blocks(keys[others[2]], others[2] == 3))
+    got = {}
+    for m2 in range(5):
+        for t2 in range(5 - m2):
+            for p2 in (0, 1):
+                best = 8
+                for m1, t1, p1 in rest:
+                    if p1 and p2:
+                        continue
+                    m = m1 + m2
+                    if m > need:
+                        m = need
+                    t = t1 + t2
+                    if m + t > need:
+                        t = need - m
+                    v = 2 * need - 2 * m - t - p1 - p2
+                    if v < best:
+                        best = v
+                got[(m2, t2, p2)] = best
+    if len(_REST) >= _SHANTEN_CAP:
+        _REST.clear()
+    _REST[ck] = got
+    return got
+
+
 def standard_shanten(keys: list[int], melds: int) -> int:
     combined = merge(merge(merge(blocks(keys[0], False), blocks(keys[1], False)), blocks(keys[2], False)),
                      blocks(keys[3], True))
@@ -220,13 +273,25 @@ def dui_shanten(keys: list[int]) -> int:
     return 6 - min(pairs, 7)
 
 
+_SHANTEN: dict[tuple[int, int, int, int, int], int] = {}
+
+
 def shanten(keys: list[int], melds: int) -> int:
-    """Tiles away from ready (0 = ready with 13, -1 = complete with 14), over both families of shapes."""
+    """Tiles away from ready (0 = ready with 13, -1 = complete with 14), over both families of shapes.
+
+    Cached per whole hand: successive decisions look at nearly the same hands again."""
+    whole = (keys[0], keys[1], keys[2], keys[3], melds)
+    got = _SHANTEN.get(whole)
+    if got is not None:
+        return got
     s = standard_shanten(keys, melds)
     if melds == 0:
         d = dui_shanten(keys)
         if d < s:
-            return d
+            s = d
+    if len(_SHANTEN) >= _SHANTEN_CAP:
+        _SHANTEN.clear()
+    _SHANTEN[whole] = s
     return s
 
 
