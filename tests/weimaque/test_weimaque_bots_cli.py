@@ -64,3 +64,12 @@ def test_parse_input() -> None:
     assert parse_input("九", legal) is None
     assert parse_input("nonsense", legal) is None
 
+
+
+def test_study_runs_duplicate_deals() -> None:
+    from paiju.bots.base import RandomBot
+    from paiju.games.weimaque.study import duel
+
+    r = duel(SmartBot, RandomBot, deals=2, start=0)
+    assert r["hands"] == 6 and r["deals"] == 2
+    assert 0.0 <= r["win_rate"] <= 1.0 and r["p99_ms"] >= r["p50_ms"] >= 0.0
