@@ -1,7 +1,8 @@
 """水鱼 benchmark and bot study.
 
     .venv/bin/python bench/bench_shuiyu.py                 # speed: decisions, rounds/s, odds vs a plain loop
-    .venv/bin/python bench/bench_shuiyu.py --study 1250    # + the duplicate-deal study, 1250 deals per opponent
+    .venv/bin/python bench/bench_shuiyu.py --selfplay 1000 --study 1250
+        # + what OddsBot's calls say in self-play, and the duplicate-deal study (1250 deals per opponent)
 
 The study plays the default table (4 seats, 4 rounds, the bank passing round the table) once per rotation
 of every deal: the hero (OddsBot) sits in seat r and three copies of the opponent in the others, for
@@ -195,13 +196,38 @@ def _baseline_drinks(deal: int, opponent: Maker) -> float:
     return statistics.fmean(result.detail["drinks"]) / g.rounds_played
 
 
+def selfplay(matches: int) -> None:
+    """How much a call tells about the hand: P(call | strong) against P(call | weak) in OddsBot self-play."""
+    odds_tables()
+    heroes: list[OddsBot] = []
+    for seed in range(matches):
+        g = ShuiyuGame.new(ShuiyuConfig(), 20_000 + seed)
+        bots = [OddsBot(seed * 4 + s) for s in range(g.num_seats)]
+        heroes += bots
+        play_out(g, bots)
+    strong = sum(b.stats.hands[0] for b in heroes)
+    weak = sum(b.stats.hands[1] for b in heroes)
+    print(f"\n### OddsBot self-play: what a call says ({matches} matches, {strong + weak:,} calls; "
+          f"strong = P(win both) ≥ 0.5: {strong:,} hands, weak: {weak:,})\n")
+    print("| call | P(call | strong) | P(call | weak) | P(strong | call) |")
+    print("|---|---|---|---|")
+    for call in ("open", "cover", "force", "attack", "push"):
+        n_s = sum(b.stats.calls.get(call, [0, 0])[0] for b in heroes)
+        n_w = sum(b.stats.calls.get(call, [0, 0])[1] for b in heroes)
+        print(f"| {call} | {n_s / max(1, strong):.3f} | {n_w / max(1, weak):.3f} | {n_s / max(1, n_s + n_w):.2f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--study", type=int, default=0, metavar="DEALS", help="run the study with this many deals")
+    parser.add_argument("--selfplay", type=int, default=0, metavar="MATCHES",
+                        help="call frequencies of OddsBot in self-play")
     parser.add_argument("--no-speed", action="store_true", help="skip the speed figures")
     args = parser.parse_args()
     if not args.no_speed:
         speed()
+    if args.selfplay:
+        selfplay(args.selfplay)
     if args.study:
         study(args.study, "RandomBot", RandomBot)
         study(args.study, "BiggestHeadBot", BiggestHeadBot)

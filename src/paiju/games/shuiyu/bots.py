@@ -171,11 +171,16 @@ def _rule(view: View, name: str, default: Any) -> Any:
 
 @dataclass
 class BluffStats:
-    """What the bot claimed and how often the claim was, by its own reckoning, more likely false."""
+    """What the bot called and claimed: the study's bluff rate and call frequencies come from here."""
 
     claims: int = 0
     bluffs: int = 0
     by_kind: dict[str, list[int]] = field(default_factory=dict)
+    """claim -> [times made, times more likely false than true]"""
+    calls: dict[str, list[int]] = field(default_factory=dict)
+    """player call -> [made with a strong hand, made with a weak hand] (strong: P(win both) >= 0.5)"""
+    hands: list[int] = field(default_factory=lambda: [0, 0])
+    """[strong, weak] hands at the call"""
 
     def add(self, kind: str, bluff: bool) -> None:
         self.claims += 1
@@ -183,6 +188,10 @@ class BluffStats:
         row = self.by_kind.setdefault(kind, [0, 0])
         row[0] += 1
         row[1] += bluff
+
+    def called(self, call: str, strong: bool) -> None:
+        self.calls.setdefault(call, [0, 0])[0 if strong else 1] += 1
+        self.hands[0 if strong else 1] += 1
 
 
 class OddsBot:
@@ -201,9 +210,16 @@ class OddsBot:
       when a banker kills.
     """
 
-    P_CALL = 0.6
-    P_REFUSE = 0.3
-    P_ALLOW = 0.5
+    # The opponent model, fitted to OddsBot's own self-play (one fictitious-play step; docs/bots/shuiyu.md):
+    # how often a banker calls a covered hand, refuses 进攻, allows 走水 ...
+    P_CALL = 0.9
+    P_REFUSE = 0.1
+    P_ALLOW = 0.73
+    # ... and how likely each face-down call is from a hand that wins both groups / from one that does not
+    # (for 走水: from a hand that loses both / from one that does not).
+    COVER_LIKELIHOOD = (0.11, 0.056)
+    ATTACK_LIKELIHOOD = (0.10, 0.07)
+    PUSH_LIKELIHOOD = (0.85, 0.68)
     BLUFF = 0.15
     MIX = 0.3
     BLUFF_WALK = 0.5
@@ -283,6 +299,7 @@ class OddsBot:
             choice = self.rng.choice(hidden_claims)          # a weak hand claims now and then: a bluff
         if choice in ("cover", "attack", "force"):
             self.stats.add(choice, w < 0.5)
+        self.stats.called(choice, w >= 0.5)
         return choice
 
     def _answer(self, view: View, legal: Sequence[str]) -> str:
@@ -303,14 +320,14 @@ class OddsBot:
         q = idx.above(bh, bt, mask).bit_count() / total        # a random hand beats me on both
         p = idx.below(bh, bt, mask).bit_count() / total        # I beat a random hand on both
         if call == "cover":
-            qc = _posterior(q, 0.7, 0.25)
+            qc = _posterior(q, *self.COVER_LIKELIHOOD)
             ev_call = m.cover_called * (1 - qc) - m.cover_called * qc
             return f"{'call' if ev_call > -m.cover_conceded else 'concede'} {target}"
         if call == "attack":
-            qa = _posterior(q, 0.8, 0.15)
+            qa = _posterior(q, *self.ATTACK_LIKELIHOOD)
             ev_accept = min(m.attack_drink, m.attack_compare * (1 - qa) - m.attack_compare * qa)
             return f"{'accept' if ev_accept > -m.attack_refused else 'refuse'} {target}"
-        pb = _posterior(p, 0.6, 0.2)
+        pb = _posterior(p, *self.PUSH_LIKELIHOOD)
         ev_deny = min(m.push_drink, m.push_compare * pb - m.push_compare * (1 - pb))
         return f"{'deny' if ev_deny > 0 else 'allow'} {target}"
 
