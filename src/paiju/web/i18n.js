@@ -204,6 +204,15 @@ const VERBS = {
         bid: "bid", declare: "declare", throw: "throw" },
 };
 
+// Common event types, for the log; a game's own types show as sent.
+const EVENTS = {
+  zh: { discard: "打出", draw: "摸牌", play: "出牌", pass: "过", peng: "碰", pung: "碰", kong: "杠", gang: "杠",
+        chi: "吃", chow: "吃", hu: "胡", win: "胡", bid: "叫主", trump: "定主", trick: "一墩", bury: "扣底",
+        kitty_taken: "拿底", deal: "发牌", hand_start: "开局", settle: "结算", settlement: "结算",
+        arranged: "摆好牌", decided: "做了决定", drink: "喝", split: "分牌" },
+  en: {},
+};
+
 const KEY = "paiju.lang";
 const listeners = new Set();
 
@@ -246,6 +255,10 @@ export function tx(pair) {
   if (pair == null) return "";
   if (typeof pair === "string") return pair;
   return pair[current] ?? pair.zh ?? pair.en ?? "";
+}
+
+export function eventLabel(type) {
+  return (EVENTS[current] && EVENTS[current][type]) || String(type).replace(/_/g, " ");
 }
 
 export function verbLabel(verb) {

@@ -43,6 +43,7 @@ export function showLobby(ctx) {
 
   function render() {
     if (!alive) return;
+    document.title = `${t("lobby")} · ${t("app")}`;
     if (!state.games) {
       fill(ctx.main, h("div", { class: "center-page muted" }, state.loadError || t("connecting")));
       return;

@@ -5,7 +5,7 @@
 import { api, ApiError, player, wsUrl } from "./api.js";
 import { cardsInAction, renderCard, renderCards, richText } from "./cards.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
-import { t, tx, verbLabel } from "./i18n.js";
+import { eventLabel, t, tx, verbLabel } from "./i18n.js";
 
 const MAX_LOG = 80;
 const BACKS_SHOWN = 8;
@@ -592,7 +592,7 @@ export function showTable(ctx, tableId, invite) {
   function eventLine(ev, style) {
     if (ev.text) return tx(ev.text);
     const who = typeof ev.seat === "number" ? `${seatName(ev.seat)}: ` : "";
-    const what = ev.label ? tx(ev.label) : ev.action ?? ev.type;
+    const what = ev.label ? tx(ev.label) : ev.action ?? eventLabel(ev.type);
     const shown = [ev.cards, ev.card, ev.tile].flat().filter((c) => typeof c === "string");
     const cards = shown.length ? renderCards(shown, style, { size: "xs" }) : null;
     return [who, richText(String(what ?? ""), style), " ", cards];
