@@ -540,3 +540,31 @@ def test_resample_keeps_views_and_wei_triples() -> None:
         kind, cards, _ = twin.melds[1][0]
         assert kind == "wei" and len(set(cards)) == 1
     assert g.resample(2, rng).view(OMNISCIENT)["hands"] == g.view(OMNISCIENT)["hands"]  # the 守醒 sees hands
+
+
+@pytest.mark.parametrize("options", [
+    {"guozhang": "passer", "hands": 3},
+    {"dandiao": "last_card", "mingtang_table": "lao", "payment": "split", "hands": 2},
+    {"first_dealer": -1, "hands": 4, "multiplier_scope": "total", "min_hard_xi": 0},
+])
+def test_every_option_plays_leak_free_matches(options: dict[str, Any]) -> None:
+    import random
+
+    cfg = WeimaqueConfig.from_dict(options)
+    for seed in range(15):
+        g = WeimaqueGame.new(cfg, seed)
+        rng = random.Random(seed)
+        inventory = g.inventory()
+        step = 0
+        while not g.finished:
+            movers = g.to_move()
+            seat = movers[rng.randrange(len(movers))]
+            legal = g.legal_actions(seat)
+            if step % 9 == 0:
+                for viewer in (0, 1, 2, 3, SPECTATOR):
+                    assert g.resample(viewer, rng).view(viewer) == g.view(viewer)
+            g.apply(seat, legal[rng.randrange(len(legal))])
+            assert g.inventory() == inventory
+            step += 1
+        assert len(g.results) == cfg.hands
+        assert WeimaqueGame.replay(g.record()).view(OMNISCIENT) == g.view(OMNISCIENT)
