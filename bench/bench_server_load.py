@@ -92,6 +92,20 @@ class Client:
             pass
 
 
+async def post(http: httpx.AsyncClient, path: str, body: Any, headers: dict[str, str]) -> httpx.Response:
+    """POST with a few retries: a loaded server may drop an idle keep-alive connection as we reuse it."""
+    for attempt in range(5):
+        try:
+            r = await http.post(path, json=body, headers=headers)
+            r.raise_for_status()
+            return r
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.2 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 async def setup(base: str, n_tables: int, game: str, config: dict[str, Any]) -> tuple[list[str], list[str]]:
     """Four players, ``n_tables`` tables with all four seated, started."""
     limits = httpx.Limits(max_connections=32)
@@ -106,13 +120,11 @@ async def setup(base: str, n_tables: int, game: str, config: dict[str, Any]) -> 
 
         async def one(_: int) -> str:
             async with sem:
-                r = await http.post("/api/tables", json={"game": game, "config": config, "turn_seconds": 0,
-                                                         "claim_seconds": 0}, headers=auth[0])
-                r.raise_for_status()
+                r = await post(http, "/api/tables", {"game": game, "config": config, "turn_seconds": 0,
+                                                     "claim_seconds": 0}, auth[0])
                 tid: str = r.json()["id"]
                 for seat in range(4):
-                    (await http.post(f"/api/tables/{tid}/sit", json={"seat": seat}, headers=auth[seat])
-                     ).raise_for_status()
+                    await post(http, f"/api/tables/{tid}/sit", {"seat": seat}, auth[seat])
                 return tid
 
         tids = await asyncio.gather(*(one(i) for i in range(n_tables)))
@@ -145,8 +157,7 @@ async def drive(port: int, tids: list[str], tokens: list[str], base: str, durati
 
         async def start(tid: str) -> None:
             async with sem2:
-                (await http.post(f"/api/tables/{tid}/start", headers={"Authorization": f"Bearer {tokens[0]}"})
-                 ).raise_for_status()
+                await post(http, f"/api/tables/{tid}/start", {}, {"Authorization": f"Bearer {tokens[0]}"})
 
         await asyncio.gather(*(start(t) for t in tids))
     await asyncio.sleep(1.0)  # let the start snapshots arrive
@@ -163,7 +174,9 @@ async def drive(port: int, tids: list[str], tokens: list[str], base: str, durati
         next_at = time.perf_counter()
         while time.perf_counter() < stop_at:
             next_at += (0.5 + r.random()) / rate  # about `rate` actions a second, jittered
-            deciding = [c for c in clients if c.raw is not None and '"legal":[]' not in c.raw]
+            newest = max(c.seq for c in clients)  # a client still behind would act on a stale state
+            deciding = [c for c in clients
+                        if c.seq == newest and c.raw is not None and '"legal":[]' not in c.raw]
             if not deciding and (clients[0].state().get("view") or {}).get("finished"):
                 finished_tables += 1
                 return
@@ -235,7 +248,9 @@ def main() -> None:
     if args.database_url:
         cmd += ["--database-url", args.database_url]
     cmd.append("--ws-deflate" if args.deflate else "--no-ws-deflate")
-    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log_path = data / "server.log"
+    log_file = log_path.open("wb")
+    server = subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -243,7 +258,7 @@ def main() -> None:
                 if httpx.get(base + "/api/games", timeout=1).status_code == 200:
                     break
             if server.poll() is not None:
-                sys.exit(f"server exited: {server.stderr.read().decode() if server.stderr else ''}")
+                sys.exit(f"server exited: {log_path.read_text(errors='replace')[-3000:]}")
             time.sleep(0.1)
         t_setup = time.perf_counter()
         tids, tokens = asyncio.run(setup(base, args.tables, args.game, config))
@@ -266,6 +281,10 @@ def main() -> None:
         cpu_self = time.process_time() - marks["me"]
         for spy in spies:
             spy.wait(60)
+    except BaseException:
+        log_file.flush()
+        print(f"server log (last lines):\n{log_path.read_text(errors='replace')[-3000:]}", file=sys.stderr)
+        raise
     finally:
         server.terminate()
         try:
@@ -273,6 +292,7 @@ def main() -> None:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+        log_file.close()
         shutil.rmtree(data, ignore_errors=True)
     lat = res["latencies"]
     report = {
