@@ -59,6 +59,7 @@ def play(
     lang: Annotated[str, typer.Option(help="zh or en")] = "zh",
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option key=value")] = None,
     watch: Annotated[bool, typer.Option(help="watch only (偎麻雀: sit as the 守醒)")] = False,
+    delay: Annotated[float, typer.Option(help="seconds between moves when watching")] = 0.0,
     save: Annotated[Path | None, typer.Option(help="write the game record here at the end")] = None,
 ) -> None:
     """Play against bots in the terminal."""
@@ -68,12 +69,11 @@ def play(
     cfg = _config(game, option)
     seed = seed if seed is not None else int(time.time() * 1000) % 2**31
     g = cls.new(cfg, seed)
-    hooks_watch = getattr(g, "watcher_seat", None)
     human: int | None = None if watch else seat
-    watch_seat = hooks_watch() if (watch and callable(hooks_watch)) else None
+    watcher = getattr(g, "watcher_seat", None)
     bot_seats = {s: get_bot(game, bots, seed + s) for s in range(g.num_seats) if s != human}
     try:
-        play_terminal(g, human, bot_seats, lang=lang, watch=watch_seat)
+        play_terminal(g, human, bot_seats, lang=lang, watch=watcher if callable(watcher) else None, delay=delay)
     except (KeyboardInterrupt, EOFError):
         err.print("\n再见 bye")
     if save is not None:

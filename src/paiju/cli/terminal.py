@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import time
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
@@ -12,7 +13,7 @@ from rich.panel import Panel
 from rich.prompt import Prompt
 
 from paiju.bots import Bot
-from paiju.core import ActionError, Event, Game, View
+from paiju.core import SPECTATOR, ActionError, Event, Game, View
 
 
 def game_cli(game: Game[Any]) -> ModuleType | None:
@@ -77,12 +78,19 @@ def play_terminal(
     lang: str = "zh",
     console: Console | None = None,
     ask: Callable[[str], str] | None = None,
-    watch: int | None = None,
+    watch: Callable[[], int] | None = None,
+    delay: float = 0.0,
 ) -> Game[Any]:
-    """Run a game with one human seat (or none, watching as ``watch``) against bots, until it ends."""
+    """Run a game with one human seat, or none (then the table is drawn after every move as
+    ``watch()`` sees it — asked afresh each time, since 偎麻雀's 守醒 moves with the dealer)."""
     console = console or Console()
     ask = ask or (lambda prompt: Prompt.ask(prompt, console=console))
-    viewer = human if human is not None else (watch if watch is not None else -1)
+
+    def viewer() -> int:
+        if human is not None:
+            return human
+        return watch() if watch is not None else SPECTATOR
+
     shown_for = -1
     while not game.finished:
         movers = game.to_move()
@@ -104,7 +112,11 @@ def play_terminal(
             continue
         for ev in events:
             console.print(f"[dim]·[/] {format_event(game, ev, lang)}")
-    console.print(Panel(render_view(game, game.view(viewer), lang), title="终局 final"))
+        if human is None and not game.finished:
+            console.print(Panel(render_view(game, game.view(viewer()), lang)))
+            if delay > 0:
+                time.sleep(delay)
+    console.print(Panel(render_view(game, game.view(viewer()), lang), title="终局 final"))
     result = game.result()
     if result is not None:
         console.print("总分 totals: " + "  ".join(f"{i}:{s:g}" for i, s in enumerate(result.scores)))
