@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -429,6 +430,9 @@ def test_full_match_runs_until_a_side_passes_a() -> None:
     dealers = [h["dealer"] for h in r.detail["hand_log"]]
     for prev, nxt in zip(r.detail["hand_log"], dealers[1:], strict=False):
         assert prev["next_dealer"] == nxt
+    spans = [h["actions"] for h in r.detail["hand_log"]]     # what the card room times hands with
+    assert spans[0][0] == 0 and spans[-1][1] == len(g.history) - 1
+    assert all(b[0] == a[1] + 1 for a, b in itertools.pairwise(spans))
 
 
 def test_cli_hooks() -> None:

@@ -113,9 +113,11 @@ def format_event(event: Event, lang: str = "zh") -> str:
                 f"attackers {event['attacker_points']}")
     if k == "hand_end":
         kitty = f"{event['kitty_points']}×{event['kitty_factor']}"
-        return (f"第{event['hand']}局结束：闲家 {event['total']} 分（扣底 {kitty}），{event['outcome']}，"
+        zh_out, en_out = _OUTCOME[event["outcome"]]
+        n = event["levels_up"]
+        return (f"第{event['hand']}局结束：闲家 {event['total']} 分（扣底 {kitty}），{zh_out.format(n=n)}，"
                 f"级别 {event['levels']}" if zh else
-                f"hand {event['hand']} over: attackers {event['total']} (kitty {kitty}), {event['outcome']}, "
+                f"hand {event['hand']} over: attackers {event['total']} (kitty {kitty}), {en_out.format(n=n)}, "
                 f"levels {event['levels']}")
     if k == "hand_start":
         return f"第{event['hand']}局，{event['dealer']}号坐庄" if zh else \
@@ -124,6 +126,13 @@ def format_event(event: Event, lang: str = "zh") -> str:
         return f"比赛结束（{event['reason']}）" if zh else f"match over ({event['reason']})"
     return " ".join(f"{key}={v}" for key, v in event.items())
 
+
+_OUTCOME = {
+    "hold": ("庄家守庄升{n}级", "the dealer side holds, up {n}"),
+    "take_over": ("闲家上台升{n}级", "the attackers take over, up {n}"),
+    "shutout": ("光头，庄家过局", "光头: the dealer side passes A"),
+    "sweep": ("全捡，闲家过局", "全捡: the attackers pass A"),
+}
 
 _SYMBOLS = {"♠": "S", "♥": "H", "♣": "C", "♦": "D", "大王": "BJ", "小王": "SJ"}
 

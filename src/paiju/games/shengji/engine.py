@@ -98,6 +98,8 @@ class ShengjiGame(Game[ShengjiConfig]):
                 self.levels = list(levels)
             if dealer is None and self.levels[0] != self.levels[1]:
                 raise ValueError("a deal with different levels must name its dealer")
+        self.hand_first_action = 0
+        """Index in ``history`` of the current hand's first action: the card room times hands with it."""
         self._new_hand(stock, start, dealer, first=dealer is None)
         self._advance()
 
@@ -533,6 +535,7 @@ class ShengjiGame(Game[ShengjiConfig]):
             "total": total, "outcome": kind, "team": winner_team, "levels_up": n if kind in ("hold", "take_over")
             else TOP - old, "gained": gained, "passed_a": passed, "levels": list(self.levels),
             "next_dealer": next_dealer, "scores": list(self.totals()),
+            "actions": [self.hand_first_action, len(self.history)],
         }
         self.hand_log.append({k: v for k, v in summary.items() if k != "type"})
         self.last_result = self._result_block(summary, attackers)
@@ -546,6 +549,7 @@ class ShengjiGame(Game[ShengjiConfig]):
             return events
         stock = list(range(NUM_KINDS)) * 4
         self.rng.shuffle(stock)
+        self.hand_first_action = len(self.history) + 1
         self._new_hand(stock, next_dealer, next_dealer, first=False)
         events.append({"type": "hand_start", "hand": self.hands_played + 1, "dealer": next_dealer,
                        "levels": list(self.levels)})
@@ -659,6 +663,7 @@ class ShengjiGame(Game[ShengjiConfig]):
             "throw_cards": list(self.fail_cards),
             "throw_limits": {"fails": self.config.throw_fails_limit, "cards": self.config.throw_cards_limit},
             "hands_played": self.hands_played,
+            "hand_first_action": self.hand_first_action,
             "last_result": self.last_result,
         }
         view["table"] = self._table(viewer, view, order)
