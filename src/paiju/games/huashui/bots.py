@@ -60,28 +60,34 @@ class Hand:
     def shanten(self, melds: int | None = None) -> int:
         return shanten(self.keys, self.melds if melds is None else melds)
 
-    def useful(self, base: int, melds: int | None = None) -> int:
-        """Unseen copies of the kinds that lower shanten below ``base`` (the hand has 13-equivalent tiles).
-
-        Only one suit changes per trial tile, so the other three suits are merged once per suit."""
-        n_melds = self.melds if melds is None else melds
-        need = 4 - n_melds
-        counts, keys, unseen = self.counts, self.keys, self.unseen
+    def candidates(self) -> list[list[int]]:
+        """Per suit, the unseen kinds that could lower shanten: held kinds and their neighbours within two."""
         by_suit: list[set[int]] = [set(), set(), set(), set()]
+        unseen = self.unseen
         for t in range(NUM_KINDS):
-            if counts[t]:
+            if self.counts[t]:
                 for u in _NEAR[t]:
                     if unseen[u]:
                         by_suit[SUIT_OF[u]].add(u)
-        pairs = sum(c // 2 for c in counts) if n_melds == 0 else 0
+        return [sorted(c) for c in by_suit]
+
+    def useful(self, base: int, melds: int | None = None, cand: list[list[int]] | None = None) -> int:
+        """Unseen copies of the kinds that lower shanten below ``base`` (the hand has 13-equivalent tiles).
+
+        Only one suit changes per trial tile, so the other three suits are looked up once per suit."""
+        n_melds = self.melds if melds is None else melds
+        need = 4 - n_melds
+        counts, keys, unseen = self.counts, self.keys, self.unseen
+        if cand is None:
+            cand = self.candidates()
+        pairs = sum(c >> 1 for c in counts) if n_melds == 0 else 0
         total = 0
         for su in range(4):
-            cand = by_suit[su]
-            if not cand:
+            if not cand[su]:
                 continue
             table = rest_table(keys, su, need)
             key, honour = keys[su], su == 3
-            for t in cand:
+            for t in cand[su]:
                 s = min([table[b] for b in blocks(key + POW[t], honour)])
                 if n_melds == 0:
                     d = 6 - min(7, pairs + (counts[t] & 1))
@@ -93,13 +99,14 @@ class Hand:
 
     def discard_options(self) -> list[tuple[int, int, int]]:
         """(shanten, useful tiles, kind) for each kind that could be discarded."""
+        cand = self.candidates()
         out = []
         for t in range(NUM_KINDS):
             if not self.counts[t]:
                 continue
             self.add(t, -1)
             s = self.shanten()
-            out.append((s, self.useful(s), t))
+            out.append((s, self.useful(s, cand=cand), t))
             self.add(t, 1)
         return out
 
@@ -169,12 +176,13 @@ class EfficientBot:
     """
 
     def __init__(self, seed: int = 0, *, decline_ratio: float = 3.0, fold_far: float = 0.3,
-                 fold_near: float = 0.5, keep_share: float = 0.85) -> None:
+                 fold_near: float = 0.5, keep_share: float = 0.85, fold_on: str = "max") -> None:
         self.rng = random.Random(seed)
         self.decline_ratio = decline_ratio
         self.fold_far = fold_far
         self.fold_near = fold_near
         self.keep_share = keep_share
+        self.fold_on = fold_on
 
     # ---- reading the table ---------------------------------------------------------------------------
     # Measured on shanten-greedy play (150 deals, omniscient): how often a seat is ready by sets laid down
@@ -188,6 +196,7 @@ class EfficientBot:
     HIT_NUMBER = (0.011, 0.058, 0.062, 0.103)  # by unseen copies 0..3, a tile the seat has not thrown
     HIT_HONOUR = (0.0, 0.0, 0.082, 0.014)      # honours: two unseen means a pair could be waiting
     HIT_THROWN = 0.005                         # a kind the seat has thrown before: it rarely waits on it
+    DUI_RATIO = 3.0                            # a 对胡 pays three times a plain win (the page's ×3)
 
     @classmethod
     def _threat(cls, view: View, seat: int) -> float:
@@ -251,7 +260,7 @@ class EfficientBot:
             if all(c % 2 == 0 for c in hand.counts):
                 big_outs += hand.unseen[w]
             hand.add(w, -1)
-        return big_outs >= 3 and self.decline_ratio <= 3.0
+        return big_outs >= 3 and self.decline_ratio <= self.DUI_RATIO
 
     def _turn(self, view: View, hand: Hand, legal: Sequence[Action]) -> Action:
         base = hand.shanten()
@@ -274,9 +283,16 @@ class EfficientBot:
         return worst < 0.6 or view["wall"] > 30
 
     def _defending(self, view: View, shanten_now: int) -> bool:
-        """Fold when far from ready against someone who looks ready (the discarder alone pays 5 or 15)."""
-        worst = max(self._threat(view, o) for o in range(4) if o != view["viewer"])
-        return (shanten_now >= 2 and worst >= self.fold_far) or (shanten_now >= 1 and worst >= self.fold_near)
+        """Fold when far from ready while someone is likely ready (the discarder alone pays 5 or 15)."""
+        calm = 1.0
+        for o in range(4):
+            if o != view["viewer"]:
+                calm *= 1.0 - self._threat(view, o)
+        if self.fold_on == "max":
+            risk = max(self._threat(view, o) for o in range(4) if o != view["viewer"])
+        else:
+            risk = 1.0 - calm
+        return (shanten_now >= 2 and risk >= self.fold_far) or (shanten_now >= 1 and risk >= self.fold_near)
 
     def _choose_discard(self, view: View, hand: Hand) -> int:
         options = hand.discard_options()

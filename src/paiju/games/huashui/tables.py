@@ -110,8 +110,10 @@ def is_even_keys(keys: list[int]) -> bool:
 
 
 # ---- shanten ------------------------------------------------------------------------------------------
-_SHANTEN_CAP = 300_000
-"""Bound on each whole-hand cache (cleared when full): a few tens of MB at most."""
+_SHANTEN_CAP = 200_000
+"""Bound on the whole-hand shanten cache (cleared when full): some 40 MB at most."""
+_REST_CAP = 20_000
+"""Bound on the per-suit look-up tables (each about 30 entries): some 40 MB at most."""
 
 Block = tuple[int, int, int]
 """(complete sets, partial sets, pair taken) found in one suit."""
@@ -255,7 +257,7 @@ def rest_table(keys: list[int], suit: int, need: int) -> dict[Block, int]:
                     if v < best:
                         best = v
                 got[(m2, t2, p2)] = best
-    if len(_REST) >= _SHANTEN_CAP:
+    if len(_REST) >= _REST_CAP:
         _REST.clear()
     _REST[ck] = got
     return got
