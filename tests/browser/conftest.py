@@ -38,9 +38,10 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL of a running card room."""
+    """Base URL of a running card room.  Package-scoped: the test-only game leaves the registry (and the
+    server stops) before any other test package runs."""
     uvicorn = pytest.importorskip("uvicorn")
     try:
         from paiju.server import Settings, create_app
@@ -73,7 +74,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         registry.GAMES.pop("demo", None)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip(f"no chromium at {CHROMIUM} (install Debian's chromium package to run the browser tests)")
