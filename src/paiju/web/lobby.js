@@ -1,6 +1,6 @@
 // The lobby: the games, open tables, and a create-table form generated from each game's options schema.
 
-import { api, ApiError } from "./api.js";
+import { api, ApiError, player } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t, tx } from "./i18n.js";
 
@@ -9,6 +9,7 @@ const SELECTED_KEY = "paiju.lobby.game";
 const FEW_OPTIONS = 6; // more rule options than this start folded: the defaults are the rule page
 
 export function showLobby(ctx) {
+  const me = player();
   const state = {
     games: null,
     tables: [],
@@ -94,7 +95,7 @@ export function showLobby(ctx) {
         }, s.player ? s.player.nickname : s.bot ? t("bot") : t("empty_seat")))),
         h("span", { class: "table-status muted" }, `${taken}/${seats.length} · ${t(`status_${tb.status || "waiting"}`)}`),
         h("button", { class: "primary small", onclick: () => ctx.navigate(`/t/${encodeURIComponent(tb.id)}`) },
-          tb.status === "waiting" ? t("join") : t("watch")));
+          tb.status === "waiting" || seats.some((x) => x.player && me && x.player.id === me.id) ? t("join") : t("watch")));
     }));
   }
 

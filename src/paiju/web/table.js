@@ -400,8 +400,9 @@ export function showTable(ctx, tableId, invite) {
     (seat.groups || []).length ? h("div", { class: "groups" }, seat.groups.map((g) => h("span", { class: "group" },
       g.label ? h("span", { class: "group-label" }, tx(g.label)) : null,
       renderCards(g.cards, style, { size: "sm" })))) : null,
+    // French cards played out are few and matter (升级's trick): drawn larger than a mahjong river.
     (seat.discards || []).length ? h("div", { class: "discards", title: t("discards") },
-      renderCards(seat.discards, style, { size: "sm" })) : null,
+      renderCards(seat.discards, style, { size: style === "french" ? "md" : "sm" })) : null,
     );
   }
 
