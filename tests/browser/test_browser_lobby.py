@@ -82,3 +82,15 @@ def test_leaving_mid_game_hands_the_seat_to_a_bot(room: Any) -> None:
     assert "早退" in seat0.locator(".seat-name").inner_text()
     assert seat0.locator(".bot-badge").count() == 1
     assert page.locator("#leave-game").count() == 0
+
+
+def test_a_token_the_server_refuses_asks_for_a_nickname_again(room: Any) -> None:
+    page = room.enter("旧人")
+    page.evaluate("() => localStorage.setItem('paiju.token', 'forged.token')")
+    page.reload()
+    page.wait_for_selector("#nickname")
+    assert page.evaluate("() => localStorage.getItem('paiju.token')") is None
+    page.fill("#nickname", "新人")
+    page.click(".nickname-form button[type=submit]")
+    page.wait_for_selector(".lobby .game-tile")
+    assert page.locator(".site-header .me").inner_text() == "新人"

@@ -1,6 +1,6 @@
 // Entry point: header, nickname on first visit, and the two pages (lobby at "/", a table at "/t/<id>").
 
-import { forgetSession, player, startSession, token } from "./api.js";
+import { ApiError, forgetSession, player, request, startSession, token } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
@@ -87,5 +87,16 @@ onLangChange(() => {
   else if (!token()) askNickname();
 });
 
+// A token the server no longer accepts (a new signing key, a wiped database) means a new nickname.
+async function checkSession() {
+  if (!token()) return;
+  try {
+    await request("GET", "/api/session");
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) sessionExpired();
+  }
+}
+
 renderHeader();
 route();
+checkSession();
