@@ -54,6 +54,15 @@ def cpu_seconds(pid: int) -> float:
 SEQ = re.compile(r'^\{"type":"(update|snapshot)","seq":(\d+),')
 
 
+def runqueue_wait(pid: int) -> float:
+    """Seconds the process's threads spent runnable but waiting for a CPU (Linux schedstat)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            total += int((task / "schedstat").read_text().split()[1])
+    return total / 1e9
+
+
 class Client:
     """One seat's socket.  Keeps the newest state unparsed (only the acting client's is ever parsed, which keeps
     the load generator light) and wakes whoever waits for a given seq."""
@@ -268,7 +277,8 @@ def main() -> None:
 
         def on_load() -> None:
             """The measured phase starts: every socket open, every table started."""
-            marks.update(server=cpu_seconds(server.pid), me=time.process_time(), wall=time.perf_counter())
+            marks.update(server=cpu_seconds(server.pid), me=time.process_time(), wall=time.perf_counter(),
+                         server_wait=runqueue_wait(server.pid), me_wait=runqueue_wait(os.getpid()))
             if args.py_spy:
                 spies.append(subprocess.Popen(
                     [str(ROOT / ".venv/bin/py-spy"), "record", "-p", str(server.pid), "-r", "50",
@@ -279,6 +289,8 @@ def main() -> None:
         wall = time.perf_counter() - marks["wall"]
         cpu_server = cpu_seconds(server.pid) - marks["server"]
         cpu_self = time.process_time() - marks["me"]
+        wait_server = runqueue_wait(server.pid) - marks["server_wait"]
+        wait_self = runqueue_wait(os.getpid()) - marks["me_wait"]
         for spy in spies:
             spy.wait(60)
     except BaseException:
@@ -309,6 +321,8 @@ def main() -> None:
         "server_cpu_pct": round(100 * cpu_server / wall, 1),
         "server_cpu_ms_per_action": round(1000 * cpu_server / max(1, len(lat)), 2),
         "loadgen_cpu_pct": round(100 * cpu_self / wall, 1),
+        "server_waiting_for_cpu_pct": round(100 * wait_server / wall, 1),
+        "loadgen_waiting_for_cpu_pct": round(100 * wait_self / wall, 1),
         "load_average_1m": round(os.getloadavg()[0], 1),
     }
     print(json.dumps(report, ensure_ascii=False))
