@@ -47,6 +47,7 @@ function askNickname() {
       }
     },
   },
+  h("p", { class: "tagline" }, h("span", { class: "brand-mark big" }, "牌"), t("tagline")),
   h("h1", {}, t("nickname_title")),
   h("p", { class: "muted" }, t("nickname_hint")),
   input, error,

@@ -51,6 +51,7 @@ export function showLobby(ctx) {
     }
     fill(ctx.main, h("div", { class: "lobby" },
       h("section", { class: "lobby-games" },
+        h("p", { class: "tagline muted" }, t("tagline")),
         h("h2", {}, t("games")),
         h("div", { class: "game-list", role: "list" }, state.games.map(renderGame))),
       h("section", { class: "lobby-tables" },
