@@ -577,7 +577,7 @@ class ShuiyuGame(Game[ShuiyuConfig]):
             "arranged": [a is not None for a in self.arr],
             "decided": [s not in pending for s in range(n)],
             "calls": calls, "answers": list(self.answers), "responses": responses,
-            "drinks": list(self.drinks), "rules": self._rules,
+            "drinks": list(self.drinks), "rules": dict(self._rules),
             "last_round": self._last_round(viewer),
             "table": table,
         }
