@@ -634,6 +634,7 @@ export function showTable(ctx, tableId, invite) {
           final ? h("button", { onclick: () => ctx.navigate("/") }, t("back_to_lobby")) : null,
           h("button", { class: "primary", id: "result-close", onclick: close }, final ? t("close") : t("continue")))));
     document.body.appendChild(panel);
+    panel.querySelector("#result-close").focus({ preventScroll: true });
   }
 
   // ---- the countdown -----------------------------------------------------------------------------
