@@ -55,7 +55,8 @@ def test_each_of_four_people_sees_only_their_own_hand(room: Any) -> None:
 
     names = ["东风", "南风", "西风", "北风"]
     host = room.enter(names[0])
-    table = room.create_table(host, game, short_match(room.base, game) if game != "demo" else {"players": 4})
+    options = short_match(room.base, game) if game != "demo" else {"players": 4}
+    table = room.create_table(host, game, options, windows={"turn_seconds": 0, "claim_seconds": 0})
     room.sit(host, 0)
     pages = [host]
     for seat in (1, 2, 3):

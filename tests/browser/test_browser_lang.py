@@ -32,7 +32,7 @@ def test_language_switch(room: Any, artifacts: Path) -> None:
     assert page.locator(".lobby-games h2").inner_text() == "Games", "the choice is remembered"
 
     # At a table, the server's {zh, en} text (phase, info, roles, action labels) switches too.
-    room.create_table(page, "demo", {"style": "french", "players": 2})
+    room.create_table(page, "demo", {"style": "french", "players": 2}, windows={"turn_seconds": 0})  # untimed
     room.sit(page, 0)
     room.fill_bots_and_start(page)
     page.wait_for_selector('#controls .actions button[data-action="pass"]')
