@@ -46,6 +46,8 @@ for _t in range(NUM_KINDS):
     ACTIONS[KONG_ACT[_t]] = ("kong", _t)
     ACTIONS[PUNG_ACT[_t]] = ("pung", _t)
 
+_REPEAT = tuple(tuple((text,) * n for n in range(5)) for text in TILE_TEXT)
+
 Meld = tuple[str, Tile, Seat]
 """(kind, tile, seat it came from — the owner for a concealed kong or a self-made added kong's pung source)."""
 
@@ -80,6 +82,8 @@ class HuashuiGame(Game[HuashuiConfig]):
         self._version = 0
         self._legal_at = -1
         self._legal: dict[Seat, list[Action]] = {}
+        self._text_at = -1
+        self._text: dict[Seat, list[str]] = {}
         if deal is not None:
             dealer = int(deal.get("dealer", 0))
             if not 0 <= dealer < 4:
@@ -488,7 +492,7 @@ class HuashuiGame(Game[HuashuiConfig]):
             if tile >= 0:
                 self._add(w, tile)
             dui = self._is_dui(w)
-            shown = self._hand_text(w)
+            shown = [TILE_TEXT[t] for t, n in enumerate(self.counts[w]) for _ in range(n)]
             if tile >= 0:
                 self._add(w, tile, -1)
             mults: list[tuple[str, str, int]] = []
@@ -567,21 +571,30 @@ class HuashuiGame(Game[HuashuiConfig]):
         return tuple(float(t) for t in self._totals)
 
     def inventory(self) -> Counter[Any]:
-        inv: Counter[Any] = Counter()
+        a, b, c, d = self.counts
+        total = [w + x + y + z for w, x, y, z in zip(a, b, c, d, strict=True)]
         for s in range(4):
-            for t, n in enumerate(self.counts[s]):
-                if n:
-                    inv[t] += n
             for kind, t, _src in self.melds[s]:
-                inv[t] += 3 if kind == PUNG else 4
-            inv.update(self.discards[s])
-        inv.update(self.wall[self.front:self.back])
-        return inv
+                total[t] += 3 if kind == PUNG else 4
+            for t in self.discards[s]:
+                total[t] += 1
+        for t in self.wall[self.front:self.back]:
+            total[t] += 1
+        return Counter({t: n for t, n in enumerate(total) if n})
 
     # ---- views -------------------------------------------------------------------------------------
     def _hand_text(self, seat: Seat) -> list[str]:
-        c = self.counts[seat]
-        return [TILE_TEXT[t] for t in range(NUM_KINDS) for _ in range(c[t])]
+        if self._text_at != self._version:
+            self._text = {}
+            self._text_at = self._version
+        got = self._text.get(seat)
+        if got is None:
+            got = []
+            for t, n in enumerate(self.counts[seat]):
+                if n:
+                    got.extend(_REPEAT[t][n])
+            self._text[seat] = got
+        return list(got)
 
     def _meld_view(self, seat: Seat, viewer: int) -> list[dict[str, Any]]:
         out = []
@@ -687,7 +700,7 @@ class HuashuiGame(Game[HuashuiConfig]):
     def clone(self) -> Self:
         g = object.__new__(type(self))
         g.__dict__.update(self.__dict__)
-        g.rng = random.Random()
+        g.rng = random.Random.__new__(random.Random)  # no fresh seeding: the state is copied next
         g.rng.setstate(self.rng.getstate())
         g.history = list(self.history)
         g._totals = list(self._totals)
@@ -705,6 +718,8 @@ class HuashuiGame(Game[HuashuiConfig]):
         g.choices = dict(self.choices)
         g._legal = {}
         g._legal_at = -1
+        g._text = {}
+        g._text_at = -1
         return g
 
     def resample(self, viewer: int, rng: random.Random) -> Self:
