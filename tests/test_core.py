@@ -67,7 +67,7 @@ class DemoConfig(RulesConfig):
     seats: int = option(4, zh="人数", en="seats", min=2, max=13)
     bonus: float = option(1.0, zh="奖励", en="bonus", min=0)
     strict: bool = option(False, zh="严格", en="strict")
-    mode: Literal["a", "b"] = option("a", zh="模式", en="mode")
+    mode: Literal["a", "b"] = option("a", zh="模式", en="mode", labels={"a": ("甲", "first"), "b": ("乙", "second")})
     tiers: tuple[int, ...] = option((1, 2, 4), zh="档", en="tiers")
 
     def validate(self) -> None:
@@ -105,8 +105,9 @@ def test_config_errors_name_the_option(data: dict[str, object], message: str) ->
 def test_config_schema_for_forms() -> None:
     rows = {r["name"]: r for r in DemoConfig.schema()}
     assert rows["seats"] == {"name": "seats", "type": "int", "default": 4, "zh": "人数", "en": "seats",
-                             "choices": None, "min": 2, "max": 13}
+                             "choices": None, "choice_labels": None, "min": 2, "max": 13}
     assert rows["mode"]["type"] == "choice" and rows["mode"]["choices"] == ["a", "b"]
+    assert rows["mode"]["choice_labels"] == [{"zh": "甲", "en": "first"}, {"zh": "乙", "en": "second"}]
     assert rows["tiers"]["default"] == [1, 2, 4]
 
 

@@ -25,10 +25,14 @@ def option(
     choices: Sequence[Any] | None = None,
     min: float | None = None,
     max: float | None = None,
+    labels: Mapping[Any, tuple[str, str]] | None = None,
 ) -> Any:
-    """Declare one rule option with its label and bounds (used by validation and by the lobby form)."""
+    """Declare one rule option with its label and bounds (used by validation and by the lobby form).
+
+    ``labels`` names each choice for people, ``{value: (zh, en)}``, so a form need not show raw values.
+    """
     meta = {"zh": zh, "en": en, "choices": tuple(choices) if choices is not None else None,
-            "min": min, "max": max}
+            "min": min, "max": max, "labels": dict(labels) if labels is not None else None}
     if isinstance(default, list | dict):
         raise TypeError("option defaults must be immutable (use a tuple)")
     return dataclasses.field(default=default, metadata=meta)
@@ -148,14 +152,18 @@ class RulesConfig:
             if typing.get_origin(hint) is typing.Literal:
                 kind = "choice"
             default = f.default
+            choices = (list(f.metadata["choices"]) if f.metadata.get("choices") is not None
+                       else (list(typing.get_args(hint)) if kind == "choice" else None))
+            labels = f.metadata.get("labels")
             rows.append({
                 "name": f.name,
                 "type": kind,
                 "default": list(default) if isinstance(default, tuple) else default,
                 "zh": f.metadata.get("zh", f.name),
                 "en": f.metadata.get("en", f.name),
-                "choices": list(f.metadata["choices"]) if f.metadata.get("choices") is not None
-                else (list(typing.get_args(hint)) if kind == "choice" else None),
+                "choices": choices,
+                "choice_labels": [dict(zip(("zh", "en"), labels.get(c, (str(c), str(c))), strict=True))
+                                  for c in choices] if (labels and choices) else None,
                 "min": f.metadata.get("min"),
                 "max": f.metadata.get("max"),
             })

@@ -165,7 +165,8 @@ export function showLobby(ctx) {
     }
     if (o.choices && o.choices.length) {
       input = h("select", { id, name: o.name, onchange: (e) => set(o.choices[Number(e.target.value)]) },
-        o.choices.map((c, i) => h("option", { value: String(i), selected: c === value }, choiceLabel(c))));
+        o.choices.map((c, i) => h("option", { value: String(i), selected: c === value },
+          o.choice_labels ? tx(o.choice_labels[i]) : choiceLabel(c))));
     } else if (o.type === "int" || o.type === "float") {
       input = h("input", {
         type: "number", id, name: o.name, inputmode: o.type === "int" ? "numeric" : "decimal",

@@ -25,7 +25,10 @@ class ShengjiConfig(RulesConfig):
         2, zh="起始级别（2…14，14 = A）", en="level both sides start at (2…14, 14 = A)", min=2, max=14)
     kitty_multiplier: str = option(
         "unit", zh="扣底倍数", en="kitty points when the attackers win the last trick",
-        choices=("unit", "double", "single"))
+        choices=("unit", "double", "single"),
+        labels={"unit": ("按牌型翻倍（单×2 对×4 三×6 四×8）",
+                         "by the lead's unit: single ×2, pair ×4, triple ×6, quad ×8"),
+                "double": ("一律×2", "always ×2"), "single": ("按面值", "face value")})
     """``unit``: ×2×(size of the largest unit of the last trick's lead: single ×2, pair ×4, triple ×6,
     quad ×8); ``double``: always ×2; ``single``: face value."""
     throw_penalty: int = option(10, zh="吃苍蝇每张扣分", en="failed-throw penalty per card thrown", min=0, max=50)

@@ -20,15 +20,20 @@ class ShuiyuConfig(RulesConfig):
     seats: int = option(4, zh="人数", en="seats (banker included)", min=2, max=13)
     rounds: int = option(4, zh="局数", en="rounds per match", min=1, max=10_000)
     first_banker: int = option(0, zh="首局庄家座位", en="first banker's seat", min=0, max=12)
-    banker_rotation: Literal["next", "keep", "winner"] = option("next", zh="下局庄家", en="next banker")
+    banker_rotation: Literal["next", "keep", "winner"] = option(
+        "next", zh="下局庄家", en="next banker",
+        labels={"next": ("下家坐庄", "the seat after the banker"), "keep": ("连庄", "the banker keeps the bank"),
+                "winner": ("赢家坐庄", "the round's biggest winner")})
     zero_sum: bool = option(True, zh="对家得分（零和）", en="the other side gains what the drinker drinks")
     allow_force: bool = option(True, zh="允许强奸", en="allow 强奸 (open, both groups win)")
     allow_attack: bool = option(True, zh="允许进攻", en="allow 进攻 (covered, both groups win)")
     allow_push: bool = option(True, zh="允许走水", en="allow 走水 (ask to call it even)")
     force_rearrange: Literal["banker", "player"] = option(
-        "banker", zh="强奸时庄家组谁的牌", en="强奸: whose cards the banker may re-split")
+        "banker", zh="强奸时庄家组谁的牌", en="强奸: whose cards the banker may re-split",
+        labels={"banker": ("庄家自己的牌", "the banker's own"), "player": ("闲家的牌", "the player's")})
     banker_shows: Literal["challengers", "all"] = option(
-        "challengers", zh="庄家亮牌给谁", en="the banker shows its hand to")
+        "challengers", zh="庄家亮牌给谁", en="the banker shows its hand to",
+        labels={"challengers": ("需比牌的闲家", "the players it must compare with"), "all": ("所有人", "everyone")})
     # the drinking table (page §六), 1 = one drink
     mult_kill_believed: int = option(1, zh="杀·信", en="kill believed (一.1)", min=0, max=100)
     mult_doubt: int = option(2, zh="不信后比牌", en="doubt then compare (一.2/3/5/6)", min=0, max=100)
@@ -45,11 +50,14 @@ class ShuiyuConfig(RulesConfig):
     mult_zhizun: int = option(4, zh="至尊", en="至尊 (二.3/4/6)", min=0, max=100)
     # the page's holes
     walk_doubted_banker_bigger: Literal["player", "banker"] = option(
-        "player", zh="走过·不信·庄大 谁喝", en="walk doubted, banker bigger: who drinks")
+        "player", zh="走过·不信·庄大 谁喝", en="walk doubted, banker bigger: who drinks",
+        labels={"player": ("闲家喝", "the player"), "banker": ("庄家喝", "the banker")})
     force_walk: Literal["player", "nobody"] = option(
-        "player", zh="强奸走过 谁喝", en="强奸 ending in a walk: who drinks")
+        "player", zh="强奸走过 谁喝", en="强奸 ending in a walk: who drinks",
+        labels={"player": ("闲家喝", "the player"), "nobody": ("都不喝", "nobody")})
     attack_walk: Literal["attacker", "nobody"] = option(
-        "attacker", zh="进攻比牌走过 谁喝", en="进攻 compared, walk: who drinks")
+        "attacker", zh="进攻比牌走过 谁喝", en="进攻 compared, walk: who drinks",
+        labels={"attacker": ("进攻者喝", "the attacker"), "nobody": ("都不喝", "nobody")})
 
     def validate(self) -> None:
         if self.first_banker >= self.seats:
