@@ -175,14 +175,16 @@ class EfficientBot:
     how many ways the tile could still complete a hand given every tile this seat can see.
     """
 
-    def __init__(self, seed: int = 0, *, decline_ratio: float = 3.0, fold_far: float = 0.3,
-                 fold_near: float = 0.5, keep_share: float = 0.85, fold_on: str = "max") -> None:
+    def __init__(self, seed: int = 0, *, decline_ratio: float = 3.0, fold_far: float = 0.6,
+                 fold_near: float = 0.85, keep_share: float = 0.85, fold_on: str = "max",
+                 pung_gain: float = 1.5) -> None:
         self.rng = random.Random(seed)
         self.decline_ratio = decline_ratio
         self.fold_far = fold_far
         self.fold_near = fold_near
         self.keep_share = keep_share
         self.fold_on = fold_on
+        self.pung_gain = pung_gain
 
     # ---- reading the table ---------------------------------------------------------------------------
     # Measured on shanten-greedy play (150 deals, omniscient): how often a seat is ready by sets laid down
@@ -333,7 +335,7 @@ class EfficientBot:
                 hand.add(t, 2)
                 s_after = min(o[0] for o in opts)
                 u_after = max(o[1] for o in opts if o[0] == s_after)
-                if s_after < base or (s_after == base and u_after > 1.5 * useful_now):
+                if s_after < base or (s_after == base and u_after > self.pung_gain * useful_now):
                     return a
         return "pass"
 
