@@ -525,9 +525,11 @@ class HuashuiGame(Game[HuashuiConfig]):
                                pts))
             detail.append({"seat": w, "how": how, "dui_hu": dui, "kong_draw": how == "self" and self.after_kong,
                            "amount": amount, "hand": shown,
-                           "melds": [TILE_TEXT[m[1]] * 1 for m in self.melds[w]]})
+                           "melds": [TILE_TEXT[m[1]][0] * (3 if m[0] == PUNG else 4) + TILE_TEXT[m[1]][1]
+                                     for m in self.melds[w]]})
+        won_on = tile if tile >= 0 else self.last_drawn
         events.append({"type": "win", "seats": winners, "how": how,
-                       "tile": TILE_TEXT[tile] if tile >= 0 else TILE_TEXT[self.last_drawn or 0],
+                       "tile": TILE_TEXT[won_on] if won_on is not None else None,
                        "from": payer if how != "self" else None,
                        "hands": {str(d["seat"]): d["hand"] for d in detail}})
         next_dealer = winners[0] if len(winners) == 1 else payer
@@ -638,8 +640,6 @@ class HuashuiGame(Game[HuashuiConfig]):
         if self.phase in (CLAIM, ROB):
             label = {"zh": "打出", "en": "discard"} if self.phase == CLAIM else {"zh": "补杠", "en": "added kong"}
             center.append({"label": label, "cards": [TILE_TEXT[self.claim_tile]]})
-        elif self.last_discard is not None and self.phase == TURN and self.last_drawn is not None:
-            pass
         view: View = {
             "hand_no": self.hand_no + 1 if self.phase != OVER else self.hand_no,
             "hands": self.config.hands,
