@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from websockets.exceptions import InvalidStatus
 
 from paiju.core import game_names
 
-from .conftest import LiveServer
+from .conftest import LiveServer, ToyConfig
 
 
 def test_a_nickname_gets_a_signed_session(server: LiveServer) -> None:
@@ -31,8 +33,9 @@ def test_games_list_every_option_and_the_windows(server: LiveServer) -> None:
     assert "toy" in games
     toy = games["toy"]
     assert toy["display"] == {"zh": "玩具", "en": "toy"}
-    assert toy["options"] == [{"name": "hand_size", "type": "int", "default": 3, "zh": "手牌", "en": "hand size",
-                               "choices": None, "min": 1, "max": 5}]
+    assert toy["options"] == json.loads(json.dumps(ToyConfig.schema()))  # every option, as the config declares it
+    [hand] = toy["options"]
+    assert (hand["name"], hand["type"], hand["default"], hand["min"], hand["max"]) == ("hand_size", "int", 3, 1, 5)
     assert [o["name"] for o in toy["table_options"]] == ["turn_seconds", "claim_seconds"]
     assert set(games) <= {*game_names()}
 

@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
         settings = Settings(data_dir=data_dir, database_url=database_url,
                             secret_key=os.environ.get("PAIJU_SECRET_KEY") or None, turn_seconds=turn_seconds,
                             claim_seconds=claim_seconds, grace_seconds=grace_seconds,
-                            bot_delay_seconds=bot_delay)
+                            bot_delay_seconds=bot_delay, gc_full_every_seconds=600.0)
         typer.echo(f"牌局 card room: http://{host}:{port}/  (data: {settings.database_url or data_dir})")
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level.lower(),
                     ws_max_size=64 * 1024, ws_per_message_deflate=ws_deflate)

@@ -49,6 +49,10 @@ def default_bot_factory(game: str, kind: str, seed: int) -> Bot:
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
 
+def dumps_events(events: list[Event]) -> str:
+    return _ENCODER.encode(events)
+
+
 def dumps(msg: dict[str, Any]) -> str:
     """Compact JSON; views are trees, so the circular-reference check is skipped (JSON is the hot path)."""
     return _ENCODER.encode(msg)
@@ -102,7 +106,8 @@ class CardTable:
         self.game = game
         self.lock = asyncio.Lock()
         self.conns: set[Conn] = set()
-        self.recent: deque[tuple[int, list[Event]]] = deque(maxlen=room.settings.resume_buffer)
+        # (seq, that update's events as JSON text): text keeps thousands of small dicts out of the cyclic GC
+        self.recent: deque[tuple[int, str]] = deque(maxlen=room.settings.resume_buffer)
         self.deadlines: dict[int, float] = dict(row.deadlines)
         self._windows: dict[int, Window] = {s: game.window(s) for s in self.deadlines}
         self._stored_deadlines: dict[int, float] = dict(self.deadlines)
@@ -219,7 +224,7 @@ class CardTable:
             return
         held = [n for n, _ in self.recent]
         if 0 <= since < seq and held and held[0] <= since + 1 and held[-1] == seq:
-            events = [e for n, evs in self.recent if n > since for e in evs]
+            events = [e for n, text in self.recent if n > since for e in json.loads(text)]
             msg = self._state("update", self.viewer_of(conn), events)
             msg["since"] = since
             conn.send(dumps(msg))
@@ -406,7 +411,7 @@ class CardTable:
             log.exception("table %s: could not store move %d; rebuilding from the record", self.id, n)
             await self._rebuild()
             raise RoomError("server_error", "the move could not be stored; try again") from None
-        self.recent.append((n, events))
+        self.recent.append((n, dumps_events(events)))
         if finished:
             self.row.status = "finished"
             self.row.finished_at = now
