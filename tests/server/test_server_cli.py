@@ -1,12 +1,17 @@
-"""``paiju serve`` is registered on the main command with its options."""
+"""``paiju serve``: registered on the main command with its options; its GC policy comes and goes with the app."""
 
 from __future__ import annotations
+
+import gc
+from pathlib import Path
 
 import typer
 from typer.testing import CliRunner
 
 from paiju.cli.main import app as main_app
 from paiju.server.cli import register
+
+from .conftest import LiveServer, ToyGame, fast_settings
 
 
 def test_serve_is_registered_with_its_options() -> None:
@@ -18,3 +23,13 @@ def test_serve_is_registered_with_its_options() -> None:
     fresh = typer.Typer()
     register(fresh)
     assert [c.name or c.callback.__name__ for c in fresh.registered_commands if c.callback] == ["serve"]
+
+
+def test_the_serve_gc_policy_is_applied_and_undone(tmp_path: Path, toy_game: type[ToyGame]) -> None:
+    before = gc.get_threshold()
+    with LiveServer(fast_settings(tmp_path, gc_full_every_seconds=600.0)) as s:
+        assert s.client().http.get("/api/games").status_code == 200
+        during = gc.get_threshold()
+        assert during[2] >= 10**9  # full collections only on the server's schedule
+        assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0

@@ -7,6 +7,7 @@ table registry (with its timers), so nothing is read or opened at import time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import logging
@@ -384,6 +385,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         finally:
             if gc_task is not None:
                 gc_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await gc_task
                 gc.unfreeze()
             room.close()
             await asyncio.to_thread(db.stop)
