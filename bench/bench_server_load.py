@@ -281,7 +281,7 @@ def main() -> None:
                          server_wait=runqueue_wait(server.pid), me_wait=runqueue_wait(os.getpid()))
             if args.py_spy:
                 spies.append(subprocess.Popen(
-                    [str(ROOT / ".venv/bin/py-spy"), "record", "-p", str(server.pid), "-r", "50",
+                    [str(ROOT / ".venv/bin/py-spy"), "record", "--nonblocking", "-p", str(server.pid), "-r", "50",
                      "-d", str(int(args.duration)), "-f", "raw", "-o", args.py_spy],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
