@@ -177,7 +177,7 @@ class EfficientBot:
 
     def __init__(self, seed: int = 0, *, decline_ratio: float = 3.0, fold_far: float = 0.6,
                  fold_near: float = 0.85, keep_share: float = 0.85, fold_on: str = "max",
-                 pung_gain: float = 1.5) -> None:
+                 pung_gain: float = 1.5, honour_bonus: float = 0.0, decline: bool = True) -> None:
         self.rng = random.Random(seed)
         self.decline_ratio = decline_ratio
         self.fold_far = fold_far
@@ -185,6 +185,8 @@ class EfficientBot:
         self.keep_share = keep_share
         self.fold_on = fold_on
         self.pung_gain = pung_gain
+        self.honour_bonus = honour_bonus
+        self.decline = decline
 
     # ---- reading the table ---------------------------------------------------------------------------
     # Measured on shanten-greedy play (150 deals, omniscient): how often a seat is ready by sets laid down
@@ -236,7 +238,7 @@ class EfficientBot:
         hand = Hand(view)
         claim = view.get("claim")
         if "hu" in legal:
-            if claim and self._decline_small_win(view, hand, claim):
+            if claim and self.decline and self._decline_small_win(view, hand, claim):
                 return "pass"
             return "hu"
         if claim:
@@ -308,7 +310,7 @@ class EfficientBot:
 
         def rank(o: tuple[int, int, int]) -> tuple[float, int, int]:
             lone_honour = o[2] >= 27 and hand.counts[o[2]] == 1
-            return (danger[o[2]] - (0.05 if lone_honour else 0.0), -o[1], o[2])
+            return (danger[o[2]] - (self.honour_bonus if lone_honour else 0.0), -o[1], o[2])
 
         return min(good, key=rank)[2]
 
