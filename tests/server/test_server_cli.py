@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import gc
+import logging
 from pathlib import Path
 
 import typer
 from typer.testing import CliRunner
 
 from paiju.cli.main import app as main_app
-from paiju.server.cli import register
+from paiju.server.cli import RedactTokens, register
 
 from .conftest import LiveServer, ToyGame, fast_settings
 
@@ -33,3 +34,10 @@ def test_the_serve_gc_policy_is_applied_and_undone(tmp_path: Path, toy_game: typ
         assert during[2] >= 10**9  # full collections only on the server's schedule
         assert gc.get_freeze_count() > 0
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_session_tokens_are_kept_out_of_the_logs() -> None:
+    record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s" [accepted]',
+                               ("127.0.0.1:5", "/ws/tables/ab?token=eyJwIjoi.sig&invite=x"), None)
+    assert RedactTokens().filter(record)
+    assert record.getMessage() == '127.0.0.1:5 - "WebSocket /ws/tables/ab?token=…&invite=x" [accepted]'

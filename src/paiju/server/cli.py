@@ -4,10 +4,24 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+TOKEN = re.compile(r"(token=)[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """Keep session tokens (``/ws/tables/<id>?token=...``) out of the server's logs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(TOKEN.sub(r"\1…", a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str) and "token=" in record.msg:
+            record.msg = TOKEN.sub(r"\1…", record.msg)
+        return True
 
 
 def register(app: typer.Typer) -> None:
@@ -38,6 +52,8 @@ def register(app: typer.Typer) -> None:
         logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         if log_level.lower() != "debug":
             logging.getLogger("alembic").setLevel(logging.WARNING)
+        for name in ("uvicorn.error", "uvicorn.access"):
+            logging.getLogger(name).addFilter(RedactTokens())
         settings = Settings(data_dir=data_dir, database_url=database_url,
                             secret_key=os.environ.get("PAIJU_SECRET_KEY") or None, turn_seconds=turn_seconds,
                             claim_seconds=claim_seconds, grace_seconds=grace_seconds,
