@@ -124,3 +124,26 @@ def test_the_migrations_build_exactly_the_schema_the_code_uses(settings: Setting
         assert diff == []
     finally:
         engine.dispose()
+
+
+def test_a_move_that_cannot_be_stored_is_undone(tmp_path: Path, toy_game: type[ToyGame]) -> None:
+    """The database is the truth: if a move's write fails, the table is rebuilt from what was stored."""
+    with LiveServer(fast_settings(tmp_path), bot_factory=first_bot) as s:
+        players = [s.client(n) for n in "abc"]
+        tid, socks = toy_table(s, players, deal={"hands": [["1", "2", "3"], ["4", "5", "6"], ["7", "8", "9"]]})
+        db = s.room.db
+        real_insert = db.insert
+
+        async def broken(table: object, row: object) -> None:
+            raise OSError("disk full")
+
+        db.insert = broken
+        socks[0].act("play 1")
+        err = socks[0].until(lambda m: m["type"] == "error")
+        assert err["code"] == "server_error"
+        snap = socks[1].until(lambda m: m["type"] == "snapshot")  # everyone resynchronises
+        assert snap["seq"] == 0 and snap["view"]["pile"] == []
+        assert s.room.tables[tid].game.history == []
+        db.insert = real_insert
+        socks[0].act("play 1")
+        assert socks[1].until(lambda m: m["type"] == "update")["seq"] == 1
