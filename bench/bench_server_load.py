@@ -54,6 +54,13 @@ def cpu_seconds(pid: int) -> float:
 SEQ = re.compile(r'^\{"type":"(update|snapshot)","seq":(\d+),')
 
 
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def runqueue_wait(pid: int) -> float:
     """Seconds the process's threads spent runnable but waiting for a CPU (Linux schedstat)."""
     total = 0
@@ -291,6 +298,7 @@ def main() -> None:
         cpu_self = time.process_time() - marks["me"]
         wait_server = runqueue_wait(server.pid) - marks["server_wait"]
         wait_self = runqueue_wait(os.getpid()) - marks["me_wait"]
+        server_rss = rss_mb(server.pid)
         for spy in spies:
             spy.wait(60)
     except BaseException:
@@ -323,6 +331,7 @@ def main() -> None:
         "loadgen_cpu_pct": round(100 * cpu_self / wall, 1),
         "server_waiting_for_cpu_pct": round(100 * wait_server / wall, 1),
         "loadgen_waiting_for_cpu_pct": round(100 * wait_self / wall, 1),
+        "server_rss_mb": round(server_rss),
         "load_average_1m": round(os.getloadavg()[0], 1),
     }
     print(json.dumps(report, ensure_ascii=False))
