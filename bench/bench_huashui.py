@@ -79,12 +79,12 @@ def _timed_efficient(seed: int, sink: list[float]) -> CpuClock:
 
 
 def study(deals: int, seed: int, against: Sequence[str]) -> None:
-    from paiju.bots.base import RandomBot
+    from paiju.bots.base import Bot, RandomBot
     from paiju.bots.study import duplicate_study, percentile
     from paiju.games.huashui.bots import ShantenGreedyBot
 
     rotations = [[0], [1], [2], [3]]
-    opponents = {"random": RandomBot, "greedy": ShantenGreedyBot}
+    opponents: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": ShantenGreedyBot}
     for name in against:
         cpu: list[float] = []
         result = duplicate_study("huashui", partial(_timed_efficient, sink=cpu), opponents[name], deals=deals,
