@@ -12,13 +12,11 @@ time of its decisions (p50 / p99).
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
-import time
 from collections.abc import Callable
 from typing import Any
 
-from paiju.bots.base import RandomBot
+from paiju.bots.base import Bot, RandomBot, play_out
+from paiju.bots.study import DecisionClock, mean_ci95, percentile
 
 from .bots import ClosestToWinBot, SmartBot
 from .engine import WeimaqueGame
@@ -26,7 +24,7 @@ from .engine import WeimaqueGame
 PLAYER_SEATS = (0, 1, 3)  # dealer 0 (config first_dealer=0), 守醒 2
 
 
-def duel(bot: Callable[[int], Any], opponent: Callable[[int], Any], deals: int, start: int) -> dict[str, Any]:
+def duel(bot: Callable[[int], Bot], opponent: Callable[[int], Bot], deals: int, start: int) -> dict[str, Any]:
     per_deal: list[float] = []
     wins = chou = hands = 0
     times: list[float] = []
@@ -34,27 +32,19 @@ def duel(bot: Callable[[int], Any], opponent: Callable[[int], Any], deals: int, 
         total = 0.0
         for me in PLAYER_SEATS:
             g = WeimaqueGame.new(seed=d)
-            seats = {s: (bot(d * 8 + s) if s == me else opponent(d * 8 + s)) for s in range(4)}
-            while not g.finished:
-                s = g.to_move()[0]
-                view, legal = g.view(s), g.legal_actions(s)
-                t = time.perf_counter()
-                action = seats[s].act(view, legal)
-                if s == me:
-                    times.append(time.perf_counter() - t)
-                g.apply(s, action)
+            hero = DecisionClock(bot(d * 8 + me))
+            play_out(g, [hero if s == me else opponent(d * 8 + s) for s in range(4)])
+            times.extend(hero.times)
             total += g.totals()[me]
             winner = g.results[-1]["winner"]
             wins += winner == me
             chou += winner is None
             hands += 1
         per_deal.append(total / len(PLAYER_SEATS))
-    mean = statistics.mean(per_deal)
-    half = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal)) if len(per_deal) > 1 else float("nan")
-    times.sort()
+    mean, half = mean_ci95(per_deal)
     return {"hands": hands, "deals": deals, "mean_xi": mean, "ci95": half, "win_rate": wins / hands,
-            "chou_rate": chou / hands, "p50_ms": 1000 * statistics.median(times),
-            "p99_ms": 1000 * times[int(0.99 * (len(times) - 1))]}
+            "chou_rate": chou / hands, "p50_ms": 1000 * percentile(times, 0.5),
+            "p99_ms": 1000 * percentile(times, 0.99)}
 
 
 def main() -> None:
@@ -62,7 +52,8 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--start", type=int, default=100_000, help="first deal seed")
     args = ap.parse_args()
-    rows = [("smart", "random", SmartBot, RandomBot), ("smart", "closest", SmartBot, ClosestToWinBot),
+    rows: list[tuple[str, str, Callable[[int], Bot], Callable[[int], Bot]]] = [
+        ("smart", "random", SmartBot, RandomBot), ("smart", "closest", SmartBot, ClosestToWinBot),
             ("closest", "random", ClosestToWinBot, RandomBot)]
     print("| bot | opponents | hands | mean 息 won per hand | 95% CI | win rate | 臭 rate | p50 ms | p99 ms |")
     print("|---|---|---|---|---|---|---|---|---|")
