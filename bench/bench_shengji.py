@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from paiju.bots.base import Bot, RandomBot
+from paiju.bots.base import Bot, RandomBot, play_random
 from paiju.core.game import Game
 from paiju.games.shengji import ShengjiConfig, ShengjiGame
 from paiju.games.shengji.bots import SmartBot
@@ -35,13 +35,7 @@ def ours(hands: int) -> tuple[float, float]:
     decisions = 0
     start = time.perf_counter()
     for seed in range(hands):
-        g = ShengjiGame.new(cfg, seed)
-        while not g.finished:
-            movers = g.to_move()
-            seat = movers[rng.randrange(len(movers))]
-            legal = g.legal_actions(seat)
-            g.apply(seat, legal[rng.randrange(len(legal))])
-            decisions += 1
+        decisions += play_random(ShengjiGame.new(cfg, seed), rng)
     secs = time.perf_counter() - start
     return hands / secs, decisions / secs
 

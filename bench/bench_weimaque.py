@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+from paiju.bots.base import play_out, play_random
+from paiju.bots.study import DecisionClock, percentile
 from paiju.games.weimaque import WeimaqueConfig, WeimaqueGame
 from paiju.games.weimaque.bots import SmartBot
 from paiju.games.weimaque.cards import counts_of, parse_cards
@@ -32,41 +34,16 @@ def ours(seconds: float) -> tuple[float, float, int]:
     hands = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        g = WeimaqueGame.new(cfg, seed=hands)
-        while not g.finished:
-            movers = g.to_move()
-            seat = movers[rng.randrange(len(movers))]
-            legal = g.legal_actions(seat)
-            g.apply(seat, legal[rng.randrange(len(legal))])
-            decisions += 1
+        decisions += play_random(WeimaqueGame.new(cfg, seed=hands), rng)
         hands += 1
     secs = time.perf_counter() - start
     return hands / secs, decisions / secs, hands
 
 
-def rlcard_inline(seconds: float) -> float:
-    import rlcard
-    from rlcard.agents import RandomAgent
-
-    env = rlcard.make("mahjong", config={"seed": 0})
-    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
-    games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.run(is_training=False)
-        games += 1
-    return games / (time.perf_counter() - start)
-
-
 def peer(seconds: float) -> tuple[float | None, str]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    try:
-        from rlcard_peer import rlcard_mahjong_hands_per_second  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        try:
-            return rlcard_inline(seconds), "measured inline (bench/rlcard_peer.py absent)"
-        except ImportError as e:
-            return None, f"rlcard not importable: {e}"
+    from rlcard_peer import rlcard_mahjong_hands_per_second  # type: ignore[import-not-found,unused-ignore]
+
     try:
         return float(rlcard_mahjong_hands_per_second(seconds)), "bench/rlcard_peer.py"
     except RuntimeError as e:  # rlcard_peer.PeerMissing
@@ -92,17 +69,11 @@ def win_checks(n: int) -> tuple[float, float]:
 def bot_times(hands: int) -> tuple[float, float]:
     times: list[float] = []
     for seed in range(hands):
-        g = WeimaqueGame.new(seed=10_000 + seed)
-        bots = [SmartBot(seed * 4 + s) for s in range(4)]
-        while not g.finished:
-            seat = g.to_move()[0]
-            view, legal = g.view(seat), g.legal_actions(seat)
-            t = time.perf_counter()
-            action = bots[seat].act(view, legal)
-            times.append(time.perf_counter() - t)
-            g.apply(seat, action)
-    times.sort()
-    return statistics.median(times) * 1000, times[int(len(times) * 0.99)] * 1000
+        bots = [DecisionClock(SmartBot(seed * 4 + s)) for s in range(4)]
+        play_out(WeimaqueGame.new(seed=10_000 + seed), bots)
+        for b in bots:
+            times.extend(b.times)
+    return percentile(times, 0.5) * 1000, percentile(times, 0.99) * 1000
 
 
 def main() -> None:

@@ -21,3 +21,17 @@ def test_percentile() -> None:
     assert percentile(values, 0.5) == 50.0
     assert percentile(values, 0.99) == 99.0
     assert percentile([], 0.5) == 0.0
+
+
+def test_play_random_finishes_every_game_legally() -> None:
+    import random
+
+    from paiju.bots import play_random
+    from paiju.core import game_names, get_game, replay
+
+    for name in game_names():
+        cls = get_game(name)
+        game = cls.new(cls.config_class(), 3)
+        decisions = play_random(game, random.Random(3))
+        assert game.finished and decisions == len(game.history) > 0
+        assert replay(game.record()).totals() == game.totals()

@@ -84,3 +84,18 @@ def play_out(
         if steps > max_steps:
             raise RuntimeError(f"{game.name}: no end after {max_steps} steps")
     return game
+
+
+def play_random(game: Game[Any], rng: random.Random) -> int:
+    """Finish ``game`` with uniformly random legal actions of a random deciding seat; returns the decisions.
+
+    The benchmarks' measure of raw engine speed through the protocol alone (no views, no bots).
+    """
+    decisions = 0
+    while not game.finished:
+        movers = game.to_move()
+        seat = movers[rng.randrange(len(movers))] if len(movers) > 1 else movers[0]
+        legal = game.legal_actions(seat)
+        game.apply(seat, legal[rng.randrange(len(legal))])
+        decisions += 1
+    return decisions
