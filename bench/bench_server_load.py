@@ -46,12 +46,29 @@ def free_port() -> int:
 
 def cpu_seconds(pid: int) -> float:
     """User+system CPU of a process from /proc (Linux)."""
+    user, system = cpu_split(pid)
+    return user + system
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process from /proc (Linux): loopback delivery is system time."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+    return int(fields[11]) / ticks, int(fields[12]) / ticks
 
 
 SEQ = re.compile(r'^\{"type":"(update|snapshot)","seq":(\d+),')
+
+
+def thread_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds per thread (the main thread's id is the process id: it runs the event loop)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    out: dict[int, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            out[int(task.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    return out
 
 
 def rss_mb(pid: int) -> float:
@@ -281,10 +298,13 @@ def main() -> None:
         setup_s = time.perf_counter() - t_setup
         marks: dict[str, float] = {}
         spies: list[subprocess.Popen[bytes]] = []
+        threads_at_start: dict[int, float] = {}
 
         def on_load() -> None:
             """The measured phase starts: every socket open, every table started."""
-            marks.update(server=cpu_seconds(server.pid), me=time.process_time(), wall=time.perf_counter(),
+            threads_at_start.update(thread_cpu(server.pid))
+            marks.update(server=cpu_seconds(server.pid), server_sys=cpu_split(server.pid)[1],
+                         me=time.process_time(), wall=time.perf_counter(),
                          server_wait=runqueue_wait(server.pid), me_wait=runqueue_wait(os.getpid()))
             if args.py_spy:
                 spies.append(subprocess.Popen(
@@ -295,6 +315,9 @@ def main() -> None:
         res = asyncio.run(drive(port, tids, tokens, base, args.duration, args.rate, args.seed, on_load))
         wall = time.perf_counter() - marks["wall"]
         cpu_server = cpu_seconds(server.pid) - marks["server"]
+        sys_server = cpu_split(server.pid)[1] - marks["server_sys"]
+        threads = thread_cpu(server.pid)
+        loop_thread = threads.get(server.pid, 0.0) - threads_at_start.get(server.pid, 0.0)
         cpu_self = time.process_time() - marks["me"]
         wait_server = runqueue_wait(server.pid) - marks["server_wait"]
         wait_self = runqueue_wait(os.getpid()) - marks["me_wait"]
@@ -327,7 +350,10 @@ def main() -> None:
         "messages_received": res["received"], "tables_finished": res["finished_tables"],
         "setup_s": round(setup_s, 1), "connect_s": round(res["open_seconds"], 1),
         "server_cpu_pct": round(100 * cpu_server / wall, 1),
-        "server_cpu_ms_per_action": round(1000 * cpu_server / max(1, len(lat)), 2),
+        "server_cpu_ms_per_action": round(1000 * cpu_server / max(1, len(lat)), 3),
+        "server_sys_ms_per_action": round(1000 * sys_server / max(1, len(lat)), 3),
+        "server_loop_thread_cpu_pct": round(100 * loop_thread / wall, 1),
+        "server_other_threads_cpu_pct": round(100 * (cpu_server - loop_thread) / wall, 1),
         "loadgen_cpu_pct": round(100 * cpu_self / wall, 1),
         "server_waiting_for_cpu_pct": round(100 * wait_server / wall, 1),
         "loadgen_waiting_for_cpu_pct": round(100 * wait_self / wall, 1),

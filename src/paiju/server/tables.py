@@ -16,6 +16,7 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import Callable, Coroutine
+from types import ModuleType
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -48,14 +49,34 @@ def default_bot_factory(game: str, kind: str, seed: int) -> Bot:
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
+_orjson: ModuleType | None
+try:  # optional: about ten times faster than the standard library's encoder on views
+    import orjson as _orjson_module
+    _orjson = _orjson_module
+except ImportError:  # pragma: no cover - the standard library then does it all
+    _orjson = None
+
+# Only what the standard library would encode too: dataclasses and datetimes go to the fallback, which
+# refuses them as before; non-string keys become strings as the standard library makes them.
+_ORJSON_OPTIONS = (_orjson.OPT_NON_STR_KEYS | _orjson.OPT_PASSTHROUGH_DATACLASS
+                   | _orjson.OPT_PASSTHROUGH_DATETIME) if _orjson is not None else 0
+
+
+def dumps(msg: Any) -> str:
+    """Compact JSON text, non-ASCII kept as is.  JSON is the card room's hot path (four views per action),
+    so orjson does it when installed; anything orjson refuses (integers beyond 64 bits, objects it would
+    not encode) goes to the standard library, which gives the same text or the same error."""
+    if _orjson is not None:
+        try:
+            text: str = _orjson.dumps(msg, option=_ORJSON_OPTIONS).decode()
+            return text
+        except TypeError:  # orjson.JSONEncodeError is a TypeError
+            pass
+    return _ENCODER.encode(msg)
+
 
 def dumps_events(events: list[Event]) -> str:
-    return _ENCODER.encode(events)
-
-
-def dumps(msg: dict[str, Any]) -> str:
-    """Compact JSON; views are trees, so the circular-reference check is skipped (JSON is the hot path)."""
-    return _ENCODER.encode(msg)
+    return dumps(events)
 
 
 class Conn:
