@@ -19,7 +19,7 @@ from typing import Any
 from paiju.bots.base import Bot
 from paiju.core.game import Action, View
 
-from .tables import POW, SUIT_OF, blocks, rest_table, shanten
+from .tables import POW, SUIT_OF, blocks, is_even_keys, is_standard_keys, rest_table, shanten
 from .tiles import NUM_KINDS, TILE_TEXT, parse_tile
 
 _NEAR: tuple[tuple[int, ...], ...] = tuple(
@@ -52,6 +52,8 @@ class Hand:
                 seen[_TILE_OF[text]] += 1
         self.unseen = [max(0, 4 - c) for c in seen]
         self.wall: int = view["wall"]
+        self.pair_weight = 1.0
+        """Weight of a useful tile that would turn a held pair into a set: anyone's discard brings it (碰)."""
 
     def add(self, t: int, n: int = 1) -> None:
         self.counts[t] += n
@@ -71,7 +73,7 @@ class Hand:
                         by_suit[SUIT_OF[u]].add(u)
         return [sorted(c) for c in by_suit]
 
-    def useful(self, base: int, melds: int | None = None, cand: list[list[int]] | None = None) -> int:
+    def useful(self, base: int, melds: int | None = None, cand: list[list[int]] | None = None) -> float:
         """Unseen copies of the kinds that lower shanten below ``base`` (the hand has 13-equivalent tiles).
 
         Only one suit changes per trial tile, so the other three suits are looked up once per suit."""
@@ -81,7 +83,8 @@ class Hand:
         if cand is None:
             cand = self.candidates()
         pairs = sum(c >> 1 for c in counts) if n_melds == 0 else 0
-        total = 0
+        total = 0.0
+        pw = self.pair_weight if base >= 1 else 1.0
         for su in range(4):
             if not cand[su]:
                 continue
@@ -94,10 +97,10 @@ class Hand:
                     if d < s:
                         s = d
                 if s < base:
-                    total += unseen[t]
+                    total += unseen[t] * (pw if counts[t] >= 2 else 1.0)
         return total
 
-    def discard_options(self) -> list[tuple[int, int, int]]:
+    def discard_options(self) -> list[tuple[int, float, int]]:
         """(shanten, useful tiles, kind) for each kind that could be discarded."""
         cand = self.candidates()
         out = []
@@ -175,9 +178,21 @@ class EfficientBot:
     how many ways the tile could still complete a hand given every tile this seat can see.
     """
 
-    def __init__(self, seed: int = 0, *, decline_ratio: float = 3.0, fold_far: float = 0.6,
-                 fold_near: float = 0.85, keep_share: float = 0.85, fold_on: str = "max",
-                 pung_gain: float = 1.5, honour_bonus: float = 0.0, decline: bool = True) -> None:
+    def __init__(self, seed: int = 0, *, decline_ratio: float = 3.0, fold: bool = False, fold_far: float = 0.6,
+                 fold_near: float = 0.85, keep_share: float = 1.0, fold_on: str = "max",
+                 pung_gain: float = 1.5, honour_bonus: float = 0.0, decline: bool = True,
+                 hold_wall: int = 999, hold_live: int = 4, ready_value: bool = False,
+                 edge_feed: float = 1.0, feed: float = 0.0, fresh_safe: bool = False,
+                 pung_upto: int = 9, pair_weight: float = 3.0) -> None:
+        self.fold = fold
+        self.pair_weight = pair_weight
+        self.pung_upto = pung_upto
+        self.fresh_safe = fresh_safe
+        self.feed = feed
+        self.ready_value = ready_value
+        self.edge_feed = edge_feed
+        self.hold_wall = hold_wall
+        self.hold_live = hold_live
         self.rng = random.Random(seed)
         self.decline_ratio = decline_ratio
         self.fold_far = fold_far
@@ -221,6 +236,15 @@ class EfficientBot:
             if threat <= 0.0:
                 continue
             thrown = {_TILE_OF[x] for x in view["discards"][o]}
+            if self.fresh_safe:
+                # Whoever played after o's last discard threw tiles o did not win on, and o's hand has not
+                # changed since: those tiles are not its waits (players who can win take it).
+                x = (o + 1) % 4
+                while x != me:
+                    river = view["discards"][x]
+                    if river:
+                        thrown.add(_TILE_OF[river[-1]])
+                    x = (x + 1) % 4
             pay = 6.5 if not view["melds"][o] else 5.0
             for t in range(NUM_KINDS):
                 if hand.counts[t]:
@@ -236,6 +260,7 @@ class EfficientBot:
     # ---- decisions -------------------------------------------------------------------------------------
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         hand = Hand(view)
+        hand.pair_weight = self.pair_weight
         claim = view.get("claim")
         if "hu" in legal:
             if claim and self.decline and self._decline_small_win(view, hand, claim):
@@ -248,9 +273,17 @@ class EfficientBot:
     def _decline_small_win(self, view: View, hand: Hand, claim: dict[str, Any]) -> bool:
         """Pass a plain 5-point win on a discard only when a 对胡 (×3, or ×3 self-drawn from everyone) is a
         likely draw away: several unseen copies of another wait that makes the pairs shape, and a long wall."""
-        if hand.melds or view["wall"] < 40 or claim.get("robbing"):
+        if claim.get("robbing"):
             return False
         t = _TILE_OF[claim["tile"]]
+        if view["wall"] >= self.hold_wall:
+            hand.add(t)
+            dui_now = hand.melds == 0 and is_even_keys(hand.keys)
+            hand.add(t, -1)
+            if not dui_now and self._live_waits(hand) >= self.hold_live:
+                return True
+        if hand.melds or view["wall"] < 40:
+            return False
         hand.add(t)
         dui_now = all(c % 2 == 0 for c in hand.counts)
         hand.add(t, -1)
@@ -265,6 +298,37 @@ class EfficientBot:
                 big_outs += hand.unseen[w]
             hand.add(w, -1)
         return big_outs >= 3 and self.decline_ratio <= self.DUI_RATIO
+
+    @staticmethod
+    def _live_waits(hand: Hand) -> int:
+        """Unseen copies of every kind that completes the 13-tile hand."""
+        keys, live = hand.keys, 0
+        for w in range(NUM_KINDS):
+            if not hand.unseen[w]:
+                continue
+            su = SUIT_OF[w]
+            keys[su] += POW[w]
+            if is_standard_keys(keys) or (hand.melds == 0 and is_even_keys(keys)):
+                live += hand.unseen[w]
+            keys[su] -= POW[w]
+        return live
+
+    def _wait_value(self, hand: Hand) -> float:
+        """What a ready 13-tile hand is worth waiting on: unseen copies of each wait, ×3 where it makes a 对胡,
+        and more for honours and terminals (players throw them first)."""
+        keys, value = hand.keys, 0.0
+        concealed = hand.melds == 0
+        for w in range(NUM_KINDS):
+            if not hand.unseen[w]:
+                continue
+            su = SUIT_OF[w]
+            keys[su] += POW[w]
+            dui = concealed and is_even_keys(keys)
+            if dui or is_standard_keys(keys):
+                edge = w >= 27 or w % 9 in (0, 8)
+                value += hand.unseen[w] * (3.0 if dui else 1.0) * (self.edge_feed if edge else 1.0)
+            keys[su] -= POW[w]
+        return value
 
     def _turn(self, view: View, hand: Hand, legal: Sequence[Action]) -> Action:
         base = hand.shanten()
@@ -288,6 +352,8 @@ class EfficientBot:
 
     def _defending(self, view: View, shanten_now: int) -> bool:
         """Fold when far from ready while someone is likely ready (the discarder alone pays 5 or 15)."""
+        if not self.fold:
+            return False
         calm = 1.0
         for o in range(4):
             if o != view["viewer"]:
@@ -305,12 +371,24 @@ class EfficientBot:
         if self._defending(view, best_s):
             return min(options, key=lambda o: (round(danger[o[2]], 3), o[0], -o[1], o[2]))[2]
         top = [o for o in options if o[0] == best_s]
+        if best_s == 0 and self.ready_value:
+            def ready_rank(o: tuple[int, float, int]) -> tuple[float, float, int]:
+                hand.add(o[2], -1)
+                v = self._wait_value(hand)
+                hand.add(o[2], 1)
+                return (-v, danger[o[2]], o[2])
+            return min(top, key=ready_rank)[2]
         best_u = max(o[1] for o in top)
         good = [o for o in top if o[1] >= self.keep_share * best_u]
 
-        def rank(o: tuple[int, int, int]) -> tuple[float, int, int]:
+        feed = self.feed
+        unseen = hand.unseen
+
+        def rank(o: tuple[int, float, int]) -> tuple[float, float, int]:
             lone_honour = o[2] >= 27 and hand.counts[o[2]] == 1
-            return (danger[o[2]] - (self.honour_bonus if lone_honour else 0.0), -o[1], o[2])
+            u = unseen[o[2]]
+            fed = feed * (u * (u - 1) / 6.0)
+            return (danger[o[2]] + fed - (self.honour_bonus if lone_honour else 0.0), -o[1], o[2])
 
         return min(good, key=rank)[2]
 
@@ -337,6 +415,8 @@ class EfficientBot:
                 hand.add(t, 2)
                 s_after = min(o[0] for o in opts)
                 u_after = max(o[1] for o in opts if o[0] == s_after)
+                if s_after > self.pung_upto:
+                    continue
                 if s_after < base or (s_after == base and u_after > self.pung_gain * useful_now):
                     return a
         return "pass"
