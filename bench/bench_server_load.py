@@ -261,6 +261,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--database-url", default=None, help="default: SQLite in a temporary data dir")
     ap.add_argument("--deflate", action="store_true", help="serve with permessage-deflate (off by default)")
+    ap.add_argument("--ws", default="auto", choices=["auto", "websockets-sansio", "websockets", "wsproto"],
+                    help="the server's websocket implementation (uvicorn's --ws)")
     ap.add_argument("--py-spy", default=None, metavar="FILE",
                     help="profile the server with py-spy during the load (collapsed stacks to FILE)")
     args = ap.parse_args()
@@ -281,6 +283,7 @@ def main() -> None:
     if args.database_url:
         cmd += ["--database-url", args.database_url]
     cmd.append("--ws-deflate" if args.deflate else "--no-ws-deflate")
+    cmd += ["--ws", args.ws]
     log_path = data / "server.log"
     log_file = log_path.open("wb")
     server = subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT)
@@ -339,7 +342,7 @@ def main() -> None:
         shutil.rmtree(data, ignore_errors=True)
     lat = res["latencies"]
     report = {
-        "game": args.game, "deflate": args.deflate, "tables": args.tables, "sockets": 4 * args.tables,
+        "game": args.game, "ws": args.ws, "deflate": args.deflate, "tables": args.tables, "sockets": 4 * args.tables,
         "rate_per_table": args.rate,
         "duration_s": round(res["elapsed"], 1), "actions": len(lat),
         "actions_per_s": round(len(lat) / res["elapsed"], 1),

@@ -42,6 +42,9 @@ def register(app: typer.Typer) -> None:
         ws_deflate: Annotated[bool, typer.Option(
             help="compress websocket messages (permessage-deflate): ~5x less bandwidth, but more CPU and "
                  "memory per socket")] = False,
+        ws: Annotated[str, typer.Option(
+            help="uvicorn's websocket implementation: auto, websockets-sansio, websockets or wsproto "
+                 "(docs/performance/server.md compares them)")] = "auto",
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
     ) -> None:
         """Start the card room: open http://HOST:PORT/ in a browser."""
@@ -60,4 +63,4 @@ def register(app: typer.Typer) -> None:
                             bot_delay_seconds=bot_delay, gc_full_every_seconds=600.0)
         typer.echo(f"牌局 card room: http://{host}:{port}/  (data: {settings.database_url or data_dir})")
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level.lower(),
-                    ws_max_size=64 * 1024, ws_per_message_deflate=ws_deflate)
+                    ws=ws, ws_max_size=64 * 1024, ws_per_message_deflate=ws_deflate)

@@ -319,6 +319,8 @@ class Database:
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._pending: list[tuple[Any, asyncio.Future[Any], asyncio.AbstractEventLoop]] = []
+        self._compiled: dict[tuple[Table, tuple[str, ...]], tuple[str, tuple[str, ...] | None] | None] = {}
+        self._raw: Any = None  # the writer's kept driver connection (a pool connection), opened on first use
         self.commits = 0
         self.jobs = 0
         self.handoffs = 0
@@ -333,6 +335,10 @@ class Database:
             self._queue.put(_STOP)
             self._thread.join()
             self._thread = None
+            if self._raw is not None:
+                with contextlib.suppress(Exception):
+                    self._raw.close()
+                self._raw = None
             log.info("database: %d jobs in %d commits (%d hand-offs)", self.jobs, self.commits, self.handoffs)
 
     def run_now(self, job: Callable[[Connection], T]) -> T:
@@ -386,23 +392,59 @@ class Database:
             if batch:
                 self._commit(batch)
 
+    def _sql_for(self, table: Table, keys: tuple[str, ...]) -> tuple[str, tuple[str, ...] | None] | None:
+        """``INSERT`` of these columns compiled once for the engine's driver: (SQL, column order when the
+        driver takes positional parameters); None when a column's values need SQLAlchemy's conversion."""
+        if (table, keys) not in self._compiled:
+            dialect = self.engine.dialect
+            plain = all(table.c[k].type.bind_processor(dialect) is None for k in keys)
+            c = insert(table).compile(dialect=dialect, column_keys=list(keys))
+            self._compiled[(table, keys)] = (c.string, tuple(c.positiontup or ()) if c.positional else None) \
+                if plain else None
+        return self._compiled[(table, keys)]
+
+    def _commit_rows(self, batch: list[Any]) -> bool:
+        """A batch of plain inserts (the moves) goes through one kept driver connection with precompiled
+        statements: SQLAlchemy's per-transaction Python work cost more than SQLite's, and it runs under the GIL
+        the event loop needs.  False when the batch is not only that; raises if the driver fails."""
+        plans: list[tuple[str, list[Any]]] = []
+        for job, _fut, _loop in batch:
+            if not isinstance(job, _Insert):
+                return False
+            keys = tuple(job.row)
+            compiled = self._sql_for(job.table, keys)
+            if compiled is None:
+                return False
+            sql, positions = compiled
+            params = tuple(job.row[k] for k in positions) if positions is not None else job.row
+            if plans and plans[-1][0] == sql:
+                plans[-1][1].append(params)
+            else:
+                plans.append((sql, [params]))
+        if self._raw is None:
+            self._raw = self.engine.raw_connection()
+        raw = self._raw
+        try:
+            cur = raw.cursor()
+            try:
+                for sql, params_list in plans:
+                    cur.executemany(sql, params_list)
+            finally:
+                cur.close()
+            raw.commit()
+        except Exception:
+            self._raw = None
+            with contextlib.suppress(Exception):
+                raw.rollback()
+            with contextlib.suppress(Exception):
+                raw.close()
+            raise
+        return True
+
     def _commit(self, batch: list[Any], *, settle: bool = True) -> list[tuple[bool, Any]]:
         results: list[tuple[bool, Any]] = []
         try:
-            with self.engine.begin() as conn:
-                i = 0
-                while i < len(batch):
-                    job = batch[i][0]
-                    if isinstance(job, _Insert):
-                        j = i
-                        while j < len(batch) and isinstance(batch[j][0], _Insert) and batch[j][0].table is job.table:
-                            j += 1
-                        conn.execute(insert(job.table), [b[0].row for b in batch[i:j]])
-                        results.extend((True, None) for _ in range(i, j))
-                        i = j
-                    else:
-                        results.append((True, job(conn)))
-                        i += 1
+            results = [(True, None)] * len(batch) if self._commit_rows(batch) else self._commit_jobs(batch)
         except Exception:
             if len(batch) == 1:
                 log.exception("database job failed")
@@ -420,6 +462,25 @@ class Database:
                 # a closed loop means nobody is waiting any more
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(_settle_all, settled)
+        return results
+
+    def _commit_jobs(self, batch: list[Any]) -> list[tuple[bool, Any]]:
+        """Any jobs, in order, in one SQLAlchemy transaction."""
+        results: list[tuple[bool, Any]] = []
+        with self.engine.begin() as conn:
+            i = 0
+            while i < len(batch):
+                job = batch[i][0]
+                if isinstance(job, _Insert):
+                    j = i
+                    while j < len(batch) and isinstance(batch[j][0], _Insert) and batch[j][0].table is job.table:
+                        j += 1
+                    conn.execute(insert(job.table), [b[0].row for b in batch[i:j]])
+                    results.extend((True, None) for _ in range(i, j))
+                    i = j
+                else:
+                    results.append((True, job(conn)))
+                    i += 1
         return results
 
 
