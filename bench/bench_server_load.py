@@ -283,7 +283,8 @@ def main() -> None:
     if args.database_url:
         cmd += ["--database-url", args.database_url]
     cmd.append("--ws-deflate" if args.deflate else "--no-ws-deflate")
-    cmd += ["--ws", args.ws]
+    if args.ws != "auto":
+        cmd += ["--ws", args.ws]
     log_path = data / "server.log"
     log_file = log_path.open("wb")
     server = subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT)
