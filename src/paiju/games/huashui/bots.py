@@ -53,6 +53,8 @@ class Hand:
         self.unseen = [max(0, 4 - c) for c in seen]
         self.wall: int = view["wall"]
         self.pair_weight = 1.0
+        self.honour_pair_weight: float | None = None
+        """The same for honours, if different (None: ``pair_weight``)."""
         """Weight of a useful tile that would turn a held pair into a set: anyone's discard brings it (碰)."""
 
     def add(self, t: int, n: int = 1) -> None:
@@ -85,6 +87,7 @@ class Hand:
         pairs = sum(c >> 1 for c in counts) if n_melds == 0 else 0
         total = 0.0
         pw = self.pair_weight if base >= 1 else 1.0
+        pwh = (pw if self.honour_pair_weight is None else self.honour_pair_weight) if base >= 1 else 1.0
         for su in range(4):
             if not cand[su]:
                 continue
@@ -97,7 +100,7 @@ class Hand:
                     if d < s:
                         s = d
                 if s < base:
-                    total += unseen[t] * (pw if counts[t] >= 2 else 1.0)
+                    total += unseen[t] * ((pwh if honour else pw) if counts[t] >= 2 else 1.0)
         return total
 
     def discard_options(self) -> list[tuple[int, float, int]]:
@@ -170,38 +173,49 @@ class ShantenGreedyBot:
 
 # ---- the efficient bot ----------------------------------------------------------------------------------
 class EfficientBot:
-    """Tile efficiency with defence and claim judgement.
+    """Tile efficiency tuned to a game without chow, with claim judgement and a read of danger.
 
-    Discards keep the lowest shanten and nearly the most useful tiles, and among those throw the least
-    dangerous; when far from ready against an opponent who looks ready it folds to the safest tile.  Danger
-    is the expected payment: how close each opponent looks (sets laid down, how long it has played) times
-    how many ways the tile could still complete a hand given every tile this seat can see.
+    Discards keep the lowest shanten and the most useful tiles, where a tile that turns a held pair into a set
+    counts ``pair_weight`` times (anyone's discard brings it, by 碰; a run partial waits on our own draw only);
+    exact ties go to the least dangerous tile.  Danger is the expected payment: how close each opponent looks
+    (sets laid down, how long it has played) times how likely the tile is one of its waits.
+
+    Options (defaults are the measured best; the others are the variants in docs/bots/huashui.md): ``fold``
+    (throw the safest tile when far from ready against a likely-ready seat, thresholds ``fold_far`` /
+    ``fold_near``, ``fold_on``), ``keep_share`` (share of the best useful count kept while choosing by safety),
+    ``pung_gain`` and ``pung_upto`` (碰 that keeps shanten needs this many times the useful tiles; no 碰 leaving
+    more than ``pung_upto`` from ready), ``decline`` / ``decline_ratio`` (pass a 5-point win for a near 对胡),
+    ``hold_wall`` / ``hold_live`` (pass discard wins while the wall is long, hoping to self-draw), ``ready_value``
+    and ``edge_feed`` (choose the ready shape by weighted waits), ``feed`` (avoid throwing tiles an opponent may
+    pung), ``fresh_safe`` (tiles thrown since an opponent's last discard count as safe against it),
+    ``honour_bonus`` (push lone honours out first), ``honour_pair_weight`` (a different weight for honour pairs).
     """
 
-    def __init__(self, seed: int = 0, *, decline_ratio: float = 3.0, fold: bool = False, fold_far: float = 0.6,
-                 fold_near: float = 0.85, keep_share: float = 1.0, fold_on: str = "max",
-                 pung_gain: float = 1.5, honour_bonus: float = 0.0, decline: bool = True,
-                 hold_wall: int = 999, hold_live: int = 4, ready_value: bool = False,
+    def __init__(self, seed: int = 0, *, pair_weight: float = 3.0, honour_pair_weight: float | None = None,
+                 fold: bool = False, fold_far: float = 0.6, fold_near: float = 0.85, fold_on: str = "max",
+                 keep_share: float = 1.0, pung_gain: float = 1.5, pung_upto: int = 9, decline: bool = True,
+                 decline_ratio: float = 3.0, hold_wall: int = 999, hold_live: int = 4, ready_value: bool = False,
                  edge_feed: float = 1.0, feed: float = 0.0, fresh_safe: bool = False,
-                 pung_upto: int = 9, pair_weight: float = 3.0) -> None:
-        self.fold = fold
-        self.pair_weight = pair_weight
-        self.pung_upto = pung_upto
-        self.fresh_safe = fresh_safe
-        self.feed = feed
-        self.ready_value = ready_value
-        self.edge_feed = edge_feed
-        self.hold_wall = hold_wall
-        self.hold_live = hold_live
+                 honour_bonus: float = 0.0) -> None:
         self.rng = random.Random(seed)
-        self.decline_ratio = decline_ratio
+        self.pair_weight = pair_weight
+        self.honour_pair_weight = pair_weight if honour_pair_weight is None else honour_pair_weight
+        self.fold = fold
         self.fold_far = fold_far
         self.fold_near = fold_near
-        self.keep_share = keep_share
         self.fold_on = fold_on
+        self.keep_share = keep_share
         self.pung_gain = pung_gain
-        self.honour_bonus = honour_bonus
+        self.pung_upto = pung_upto
         self.decline = decline
+        self.decline_ratio = decline_ratio
+        self.hold_wall = hold_wall
+        self.hold_live = hold_live
+        self.ready_value = ready_value
+        self.edge_feed = edge_feed
+        self.feed = feed
+        self.fresh_safe = fresh_safe
+        self.honour_bonus = honour_bonus
 
     # ---- reading the table ---------------------------------------------------------------------------
     # Measured on shanten-greedy play (150 deals, omniscient): how often a seat is ready by sets laid down
@@ -261,6 +275,7 @@ class EfficientBot:
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         hand = Hand(view)
         hand.pair_weight = self.pair_weight
+        hand.honour_pair_weight = self.honour_pair_weight
         claim = view.get("claim")
         if "hu" in legal:
             if claim and self.decline and self._decline_small_win(view, hand, claim):
