@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from rlcard_peer import PeerMissing, RLCardMahjong
 
+from paiju.bots.base import play_random
 from paiju.games.huashui import HuashuiConfig, HuashuiGame
 
 
@@ -48,13 +49,8 @@ class RandomHuashui:
         hands = 0
         start = clock()
         while True:
-            game = HuashuiGame.new(self.cfg, self.seed)
+            self.actions += play_random(HuashuiGame.new(self.cfg, self.seed), rng)
             self.seed += 1
-            while not game.finished:
-                seat = game.to_move()[0]
-                legal = game.legal_actions(seat)
-                game.apply(seat, legal[rng.randrange(len(legal))])
-                self.actions += 1
             hands += 1
             elapsed = clock() - start
             if elapsed >= seconds:
