@@ -218,44 +218,27 @@ def _seat_number(data: dict[str, Any]) -> int:
     return seat
 
 
-@api
-async def sit(request: Request) -> Response:
-    data = await body_of(request)
-    player, table = await _table_for(request, data)
-    await table.sit(player, _seat_number(data))
-    return JSONResponse(table.info(for_player=player))
+SeatCommand = Callable[[Player, Any, dict[str, Any]], Awaitable[None]]
 
 
-@api
-async def leave(request: Request) -> Response:
-    data = await body_of(request)
-    player, table = await _table_for(request, data)
-    await table.leave(player)
-    return JSONResponse(table.info(for_player=player))
+def seat_command(name: str, command: SeatCommand) -> Handler:
+    """A lobby command on one table: read the body, check the player and invite, act, answer the table."""
+
+    async def handler(request: Request) -> Response:
+        data = await body_of(request)
+        player, table = await _table_for(request, data)
+        await command(player, table, data)
+        return JSONResponse(table.info(for_player=player))
+
+    handler.__name__ = name
+    return api(handler)
 
 
-@api
-async def add_bots(request: Request) -> Response:
-    data = await body_of(request)
-    player, table = await _table_for(request, data)
-    await table.fill_bots(player)
-    return JSONResponse(table.info(for_player=player))
-
-
-@api
-async def remove_bot(request: Request) -> Response:
-    data = await body_of(request)
-    player, table = await _table_for(request, data)
-    await table.remove_bot(player, _seat_number(data))
-    return JSONResponse(table.info(for_player=player))
-
-
-@api
-async def start(request: Request) -> Response:
-    data = await body_of(request)
-    player, table = await _table_for(request, data)
-    await table.start(player)
-    return JSONResponse(table.info(for_player=player))
+sit = seat_command("sit", lambda player, table, data: table.sit(player, _seat_number(data)))
+leave = seat_command("leave", lambda player, table, data: table.leave(player))
+add_bots = seat_command("add_bots", lambda player, table, data: table.fill_bots(player))
+remove_bot = seat_command("remove_bot", lambda player, table, data: table.remove_bot(player, _seat_number(data)))
+start = seat_command("start", lambda player, table, data: table.start(player))
 
 
 # ---- play ----------------------------------------------------------------------------------------------
