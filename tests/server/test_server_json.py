@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -62,15 +63,16 @@ def test_writer_batches_jobs_and_a_failing_job_fails_alone(tmp_path: Path) -> No
         async def main() -> tuple[int, list[Any]]:
             await db.run(lambda c: st.add_player(c, Player("p1", "one"), 1.0))
             commits = db.commits
-            await asyncio.gather(*(db.run(lambda c, i=i: st.add_player(c, Player(f"q{i}", f"n{i}"), 2.0))
-                                   for i in range(50)))
+            def adder(prefix: str, i: int, at: float) -> Callable[[Any], None]:
+                return lambda c: st.add_player(c, Player(f"{prefix}{i}", f"n{i}"), at)
+
+            await asyncio.gather(*(db.run(adder("q", i, 2.0)) for i in range(50)))
             batched = db.commits - commits
 
             def boom(_c: Any) -> None:
                 raise RuntimeError("this job fails")
 
-            jobs: list[Any] = [db.run(lambda c, i=i: st.add_player(c, Player(f"r{i}", f"n{i}"), 3.0))
-                               for i in range(20)]
+            jobs: list[Any] = [db.run(adder("r", i, 3.0)) for i in range(20)]
             jobs.insert(10, db.run(boom))
             return batched, await asyncio.gather(*jobs, return_exceptions=True)
 
