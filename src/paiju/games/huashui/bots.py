@@ -150,14 +150,9 @@ class ShantenGreedyBot:
 
     def _claim(self, hand: Hand, legal: Sequence[Action]) -> Action:
         base = hand.shanten()
-        for a in legal:
-            if a.startswith("kong"):
-                t = _tile(a)
-                hand.add(t, -3)
-                after = hand.shanten(hand.melds + 1)
-                hand.add(t, 3)
-                if after <= base:
-                    return a
+        kong = _kong_claim(hand, base, legal)
+        if kong is not None:
+            return kong
         for a in legal:
             if a.startswith("pung"):
                 t = _tile(a)
@@ -169,6 +164,19 @@ class ShantenGreedyBot:
                 if best < base:
                     return a
         return "pass"
+
+
+def _kong_claim(hand: Hand, base: int, legal: Sequence[Action]) -> Action | None:
+    """A 放杠 on the discard when it leaves the hand no further from a win; both bots take it."""
+    for a in legal:
+        if a.startswith("kong"):
+            t = _tile(a)
+            hand.add(t, -3)
+            after = hand.shanten(hand.melds + 1)
+            hand.add(t, 3)
+            if after <= base:
+                return a
+    return None
 
 
 # ---- the efficient bot ----------------------------------------------------------------------------------
@@ -411,14 +419,9 @@ class EfficientBot:
         base = hand.shanten()
         if self._defending(view, base):
             return "pass"
-        for a in legal:
-            if a.startswith("kong"):
-                t = _tile(a)
-                hand.add(t, -3)
-                after = hand.shanten(hand.melds + 1)
-                hand.add(t, 3)
-                if after <= base:
-                    return a
+        kong = _kong_claim(hand, base, legal)
+        if kong is not None:
+            return kong
         for a in legal:
             if a.startswith("pung"):
                 t = _tile(a)

@@ -142,24 +142,23 @@ def outcome(banker: Arrangement, player: Arrangement) -> Outcome:
     return compare_keys(bh, bt, ph, pt)
 
 
+_BANKER_SCORE = {"banker": 2, "walk": 1, "player": 0}
+
+
+def _allowed_splits(cards: list[Card] | tuple[Card, ...]) -> list[Arrangement]:
+    """The splits a hand may take: a 水鱼/至尊 only its pairs, any other hand all three."""
+    special = special_arrangement(cards)
+    return [special] if special is not None else split_cards(list(cards))
+
+
 def best_banker_arrangement(banker_cards: list[Card] | tuple[Card, ...], player: Arrangement) -> Arrangement:
     """The banker's split that does best against an open hand: a win if any, else a walk, else any."""
-    options = split_cards(list(banker_cards))
-    special = special_arrangement(banker_cards)
-    if special is not None:
-        options = [special]
-    score = {"banker": 2, "walk": 1, "player": 0}
-    return max(options, key=lambda arr: score[outcome(arr, player)])
+    return max(_allowed_splits(banker_cards), key=lambda arr: _BANKER_SCORE[outcome(arr, player)])
 
 
 def worst_player_arrangement(player_cards: list[Card] | tuple[Card, ...], banker: Arrangement) -> Arrangement:
     """The split of the player's cards the banker would choose: the player's worst result."""
-    options = split_cards(list(player_cards))
-    special = special_arrangement(player_cards)
-    if special is not None:
-        options = [special]
-    score = {"banker": 2, "walk": 1, "player": 0}
-    return max(options, key=lambda arr: score[outcome(banker, arr)])
+    return max(_allowed_splits(player_cards), key=lambda arr: _BANKER_SCORE[outcome(banker, arr)])
 
 
 # ---- text form ----------------------------------------------------------------------------------
