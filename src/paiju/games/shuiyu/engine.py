@@ -145,6 +145,8 @@ class ShuiyuGame(Game[ShuiyuConfig]):
         self.drinks: list[int] = [0] * self.n
         self.last_result: dict[str, Any] | None = None
         self.prev: dict[str, Any] | None = None
+        self._prev_views: dict[int, dict[str, Any]] = {}
+        """``last_round`` per viewer: it changes only at a settlement, and views are read-only."""
         self._over = False
         hands: list[list[Card]] | None = None
         if deal is not None:
@@ -419,6 +421,7 @@ class ShuiyuGame(Game[ShuiyuConfig]):
         }
         events: list[Event] = [{"type": "settlement", "round": self.rounds_played, "banker": b, "lines": lines,
                                 "scores": scores, "drinks": drank, "totals": list(self.total)}]
+        self._prev_views = {}
         self.prev = {"round": self.rounds_played, "banker": b, "hands": [list(h) for h in self.hands],
                      "arr": list(self.arr), "public": list(self.public), "seen": list(self.seen),
                      "calls": list(self.calls), "answers": list(self.answers), "responses": list(self.responses)}
@@ -577,7 +580,7 @@ class ShuiyuGame(Game[ShuiyuConfig]):
             "arranged": [a is not None for a in self.arr],
             "decided": [s not in pending for s in range(n)],
             "calls": calls, "answers": list(self.answers), "responses": responses,
-            "drinks": list(self.drinks), "rules": dict(self._rules),
+            "drinks": list(self.drinks), "rules": self._rules,
             "last_round": self._last_round(viewer),
             "table": table,
         }
@@ -594,11 +597,15 @@ class ShuiyuGame(Game[ShuiyuConfig]):
         prev = self.prev
         if prev is None:
             return None
-        hands = [self._arr_json(prev["arr"][s]) if _sees(viewer, s, prev["public"], prev["seen"]) else None
-                 for s in range(self.n)]
-        return {"round": prev["round"], "banker": prev["banker"], "arrangement": hands,
-                "calls": list(prev["calls"]), "answers": list(prev["answers"]),
-                "responses": list(prev["responses"])}
+        cached = self._prev_views.get(viewer)
+        if cached is None:
+            hands = [self._arr_json(prev["arr"][s]) if _sees(viewer, s, prev["public"], prev["seen"]) else None
+                     for s in range(self.n)]
+            cached = {"round": prev["round"], "banker": prev["banker"], "arrangement": hands,
+                      "calls": list(prev["calls"]), "answers": list(prev["answers"]),
+                      "responses": list(prev["responses"])}
+            self._prev_views[viewer] = cached
+        return cached
 
     # ---- card-room hooks ------------------------------------------------------------------------
     def timeout_action(self, seat: int) -> str | None:
