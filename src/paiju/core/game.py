@@ -15,7 +15,6 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -241,10 +240,3 @@ class Game(ABC, Generic[C]):
         }
         base.update(self._view(viewer))
         return base
-
-
-Game_T = TypeVar("Game_T", bound=Game[Any])
-
-
-def seats_of(game: Game[Any]) -> Sequence[Seat]:
-    return range(game.num_seats)
