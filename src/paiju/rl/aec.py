@@ -45,6 +45,7 @@ class PaijuAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         seats = self.codec.seats
         self.possible_agents = [agent_name(s) for s in range(seats)]
         self._seat = {agent_name(s): s for s in range(seats)}
+        self._names = list(self.possible_agents)
         obs_space = spaces.Dict({
             "observation": spaces.Box(-1.0, 1.0, (self.codec.obs_size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.codec.num_actions,), np.int8),
@@ -77,8 +78,9 @@ class PaijuAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._totals = list(self.table.game.totals())
-        self.agent_selection = agent_name(self.table.deciding()[0])
+        self._totals = self.table.game.totals()
+        self._paid = False
+        self.agent_selection = self._names[self.table.deciding()[0]]
 
     def observe(self, agent: str) -> dict[str, Any]:
         return self.table.observe(self._seat[agent])
@@ -92,26 +94,31 @@ class PaijuAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
             raise ValueError(f"{agent} must act: only a finished agent steps with None")
         seat = self._seat[agent]
         aid = int(action)
-        if aid not in self.table.legal_ids(seat):
+        table = self.table
+        decision = table.decision(seat)
+        if decision is None or not decision.allows(aid):
             raise ValueError(f"{agent}: action {aid} ({self.codec.label(aid)}) is not allowed now; see the action_mask")
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
-        if self.table.push(seat, aid):
-            totals = self.table.game.totals()
+        if self._paid:
+            for a in self.agents:
+                self.rewards[a] = 0.0
+            self._paid = False
+        if table.push(seat, aid):
+            totals = table.game.totals()
             old = self._totals
-            if totals != tuple(old):
+            if totals != old:
                 for a in self.agents:
                     s = self._seat[a]
                     self.rewards[a] = float(totals[s] - old[s])
-                self._totals = list(totals)
-        if self.table.game.finished:
-            for a in self.agents:
-                self.terminations[a] = True
-            self.agent_selection = self.agents[0]
-        else:
-            self.agent_selection = agent_name(self.table.deciding()[0])
-        self._accumulate_rewards()
+                self._totals = totals
+                self._paid = True
+                self._accumulate_rewards()
+            if table.game.finished:
+                for a in self.agents:
+                    self.terminations[a] = True
+                self.agent_selection = self.agents[0]
+            else:
+                self.agent_selection = self._names[table.deciding()[0]]
         if self.render_mode == "human":
             self.render()
 

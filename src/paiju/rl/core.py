@@ -51,10 +51,14 @@ class Decision(ABC):
     def push(self, aid: int) -> Action | None:
         """Take id ``aid`` (must be allowed): the engine action once the choice is complete, else None."""
 
+    def allows(self, aid: int) -> bool:
+        return aid in self.allowed()
+
     def mask(self, size: int) -> Mask:
-        m = np.zeros(size, dtype=np.int8)
-        m[self.allowed()] = 1
-        return m
+        m = bytearray(size)
+        for aid in self.allowed():
+            m[aid] = 1
+        return np.frombuffer(m, dtype=np.int8)
 
 
 class OneStep(Decision):
@@ -67,6 +71,9 @@ class OneStep(Decision):
 
     def allowed(self) -> list[int]:
         return list(self.by_id)
+
+    def allows(self, aid: int) -> bool:
+        return aid in self.by_id
 
     def push(self, aid: int) -> Action | None:
         return self.by_id[aid]
@@ -190,10 +197,10 @@ class Table:
         return movers
 
     def decision(self, seat: Seat) -> Decision | None:
-        if self.game.finished or seat not in self.game.to_move():
-            return None
         d = self._decisions.get(seat)
         if d is None:
+            if self.game.finished or seat not in self.game.to_move():
+                return None
             d = self._decisions[seat] = self.spec.decision(self.game, seat, self.view(seat))
         return d
 
