@@ -155,6 +155,20 @@ def test_gym_refuses_bad_arguments() -> None:
         gym_env("huashui", opponents=["random", "random"])
     with pytest.raises(Exception, match="unknown option"):
         gym_env("huashui", nonsense=1)
+    with pytest.raises(ValueError, match="守醒"):
+        gym_env("weimaque", seat=2)  # dealer 0: seat 2 watches the only hand
+
+
+def test_gym_skips_a_match_the_seat_never_decides_in() -> None:
+    env = gym_env("weimaque", seat=2, opponents="random", first_dealer=-1)
+    redealt = 0
+    for seed in range(12):
+        obs, info = env.reset(seed=seed)
+        assert obs["action_mask"].any(), "the learner has a decision after every reset"
+        assert env.table.game.view(-1)["watcher"] != 2
+        assert env.table.game.seed == info["seed"]
+        redealt += info["seed"] != seed
+    assert redealt > 0
 
 
 def test_aec_refuses_a_masked_id() -> None:

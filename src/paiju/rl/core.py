@@ -123,6 +123,10 @@ class Spec(ABC):
         """The float32 observation of the view's seat, entries in [-1, 1]; ``decision`` adds what this
         seat has already chosen of a several-id choice."""
 
+    def never_plays(self, seat: Seat) -> str | None:
+        """Why ``seat`` can never decide under this config (偎麻雀's fixed 守醒), else None."""
+        return None
+
     def playing_seats(self, game: Game[Any]) -> list[Seat]:
         """Seats that decide in this match (偎麻雀's 守醒 of a one-hand match never does)."""
         return list(range(game.num_seats))

@@ -46,6 +46,9 @@ class PaijuGym(gymnasium.Env[dict[str, Any], np.int64]):
         self.table = Table(game, self.config, self.codec)
         if not 0 <= seat < self.codec.seats:
             raise ValueError(f"seat must be 0..{self.codec.seats - 1}, not {seat}")
+        why = self.codec.never_plays(seat)
+        if why is not None:
+            raise ValueError(why)
         self.seat = seat
         kinds = [opponents] * self.codec.seats if isinstance(opponents, str) else list(opponents)
         if len(kinds) != self.codec.seats:

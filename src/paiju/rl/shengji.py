@@ -63,7 +63,7 @@ LAYOUT: list[Part] = [
     Part("hand", HAND, K, "my cards (with the kitty while I bury), count / 4 per kind AS AH AC AD 2S … KD SJ BJ"),
     Part("chosen", CHOSEN, K, "cards of the play or burial I am building, count / 4"),
     Part("trick", TRICK, K, "per relative seat: its cards in the current trick, count / 4", K, 4),
-    Part("played", PLAYED, K, "every card played this hand so far, count / 16"),
+    Part("played", PLAYED, K, "every card played this hand so far (four decks: up to 4 of a kind), count / 4"),
     Part("kitty", KITTY_AT, K, "the kitty when I may see it (the dealer, after taking it), count / 4"),
     Part("levels", LEVELS, 3, "my side's level, the other side's, this hand's: (level - 2) / 12"),
     Part("trump", TRUMP, 6, "♠ ♥ ♣ ♦ no-trump (the standing bid's while dealing), then 'decided'"),
@@ -294,7 +294,7 @@ class ShengjiSpec(Spec):
             for c in cards:
                 out[base + card[c]] += 0.25
                 played[card[c]] += 1
-        out[PLAYED:PLAYED + K] = np.asarray(played, dtype=np.float32) / 16.0
+        out[PLAYED:PLAYED + K] = np.asarray(played, dtype=np.float32) * 0.25
         for c in view["kitty"] or ():
             out[KITTY_AT + card[c]] += 0.25
         levels = view["levels"]

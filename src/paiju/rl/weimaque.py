@@ -89,6 +89,13 @@ class WeimaqueSpec(Spec):
     def action_names(self) -> list[str]:
         return list(ACTIONS)
 
+    def never_plays(self, seat: Seat) -> str | None:
+        cfg = self.config
+        if cfg.hands == 1 and cfg.first_dealer >= 0 and seat == (cfg.first_dealer + 2) % 4:
+            return (f"seat {seat} is the 守醒 (opposite the dealer, seat {cfg.first_dealer}) and never decides "
+                    "in a one-hand match: pick another seat, another first_dealer, or hands > 1")
+        return None
+
     def playing_seats(self, game: Game[Any]) -> list[Seat]:
         if game.config.hands == 1:
             watcher = game.view(-1)["watcher"]
