@@ -98,9 +98,12 @@ class Spec(ABC):
     def num_seats(config: Any) -> int:
         return 4
 
-    @abstractmethod
+    actions: tuple[str, ...] = ()
+    """Games whose ids are fixed engine strings list them here."""
+
     def action_names(self) -> list[str]:
         """A label per id, for the docs and for debugging (``"discard 5m"``, ``"card AS"``, ``"done"``)."""
+        return list(self.actions)
 
     def label(self, aid: int) -> str:
         names = self.action_names()

@@ -92,9 +92,7 @@ class HuashuiSpec(Spec):
     obs_size = SIZE
     score_scale = 20.0
     layout = LAYOUT
-
-    def action_names(self) -> list[str]:
-        return list(ACTIONS)
+    actions = ACTIONS
 
     def to_id(self, view: View, action: Action) -> int:
         return ACTION_ID[action]

@@ -85,9 +85,7 @@ class WeimaqueSpec(Spec):
     obs_size = SIZE
     score_scale = 40.0
     layout = LAYOUT
-
-    def action_names(self) -> list[str]:
-        return list(ACTIONS)
+    actions = ACTIONS
 
     def never_plays(self, seat: Seat) -> str | None:
         cfg = self.config
