@@ -110,7 +110,8 @@ def main() -> None:
         print(f"{name:18s} {rate:>9,.0f} env steps per CPU second")
     for peer in ("RLCard mahjong", "RLCard doudizhu"):
         if peer in rates:
-            line = ", ".join(f"{n.split()[1]} {r / rates[peer]:.1f}x" for n, r in rates.items() if n.startswith("paiju"))
+            ours = [(n.split()[1], r) for n, r in rates.items() if n.startswith("paiju")]
+            line = ", ".join(f"{game} {r / rates[peer]:.1f}x" for game, r in ours)
             print(f"against {peer}: {line}")
     if "paiju huashui" in rates and "RLCard mahjong" in rates:
         ratio = rates["paiju huashui"] / rates["RLCard mahjong"]
