@@ -4,43 +4,15 @@ is set (CI sets it)."""
 
 from __future__ import annotations
 
-import os
-import secrets
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, text
 
 from paiju.server import Settings, storage
 
 from .conftest import LiveServer, ToyGame, fast_settings, first_bot, toy_table
-
-PG_URL = os.environ.get("PAIJU_TEST_POSTGRES_URL")
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def settings(request: pytest.FixtureRequest, tmp_path: Path, toy_game: type[ToyGame]) -> Iterator[Settings]:
-    base = fast_settings(tmp_path)
-    if request.param == "sqlite":
-        yield base
-        return
-    if not PG_URL:
-        pytest.skip("PAIJU_TEST_POSTGRES_URL is not set (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test)")
-    schema = f"paiju_test_{secrets.token_hex(4)}"
-    admin = create_engine(PG_URL)
-    with admin.begin() as c:
-        c.execute(text(f"CREATE SCHEMA {schema}"))
-    sep = "&" if "?" in PG_URL else "?"
-    try:
-        yield base.with_(database_url=f"{PG_URL}{sep}options=-csearch_path%3D{schema}")
-    finally:
-        with admin.begin() as c:
-            c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
 
 
 def test_a_restarted_server_resumes_the_table_where_it_was(settings: Settings) -> None:

@@ -67,8 +67,8 @@ def throttled(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
     return wrapped
 
 
-@throttled
 @api
+@throttled
 async def register(request: Request) -> Response:
     data = await body_of(request)
     guest = await current_player(request)
@@ -77,8 +77,8 @@ async def register(request: Request) -> Response:
     return session_response(request, token, player, await accounts.account_of(player.id), status=201)
 
 
-@throttled
 @api
+@throttled
 async def login(request: Request) -> Response:
     data = await body_of(request)
     accounts = accounts_of(request)
@@ -108,8 +108,8 @@ async def logout_all(request: Request) -> Response:
     return _logged_out()
 
 
-@throttled
 @api
+@throttled
 async def change_password(request: Request) -> Response:
     player = await require_player(request)
     data = await body_of(request)
