@@ -9,8 +9,6 @@ import statistics
 import time
 from pathlib import Path
 
-import pytest
-
 from paiju.server import Settings
 from paiju.server.auth import Sessions
 
@@ -192,7 +190,8 @@ def test_a_guest_registers_and_keeps_its_history(settings: Settings) -> None:
         me = register(s, "xiaoming", player=guest)
         assert me.id == pid  # the same player: the history is still theirs
         profile = s.client().http.get(f"/api/players/{pid}").json()
-        assert profile["player"] == {"id": pid, "nickname": "小明", "account": True, "since": profile["player"]["since"]}
+        assert profile["player"] == {"id": pid, "nickname": "小明", "account": True,
+                                     "since": profile["player"]["since"]}
         assert [e["table"] for e in profile["ledger"]] == [tid]
         r = me.post("/api/accounts", {"username": "another", "password": "x" * 8})
         assert (r.status_code, r.json()["error"]["code"]) == (409, "has_account")
