@@ -154,7 +154,7 @@ def shengji(max_hands: int = 1, seed: int = 5) -> Game[Any]:
 def hand_spans(game: Game[Any]) -> list[tuple[int, int]]:
     result = game.result()
     assert result is not None
-    return [tuple(h["actions"]) for h in result.detail["hand_log"]]  # type: ignore[misc]
+    return [(h["actions"][0], h["actions"][1]) for h in result.detail["hand_log"]]
 
 
 def timed(spans: list[tuple[int, int]], seconds: list[float], start: float = 1e9) -> list[float]:
@@ -308,7 +308,11 @@ def play_people(s: LiveServer, tid: str, socks: dict[int, Any], pick: int = 0) -
         if turn in socks and table.row.seats[turn].bot is None:
             legal = table.game.legal_actions(turn)
             socks[turn].act(legal[min(pick, len(legal) - 1)])
-        wait_for(lambda seq=seq: table.seq > seq or table.game.finished)
+
+        def moved(seq: int = seq) -> bool:
+            return bool(table.seq > seq or table.game.finished)
+
+        wait_for(moved)
 
 
 def test_a_person_replaced_after_the_grace_who_never_returns_escapes_at_the_end(settings: Settings) -> None:
