@@ -449,3 +449,36 @@ def test_every_balance_rebuilds_from_the_stored_records(settings: Settings) -> N
                 assert (e["points"], e["balance"]) == (points, before + points)
             for pid, balance in rebuilt.items():
                 assert lg.standing_of(c, pid)["toy"]["score"] == balance
+
+
+class TickingClock:
+    """An injected clock that moves ``tick`` seconds every time the card room reads it."""
+
+    def __init__(self, tick: float) -> None:
+        self.now = 1_800_000_000.0
+        self.tick = tick
+
+    def __call__(self) -> float:
+        self.now += self.tick
+        return self.now
+
+
+def test_a_shengji_hand_through_the_room_is_timed_by_the_rooms_clock(tmp_path: Any, toy_game: Any) -> None:
+    """A whole 升级 hand played through the room on an injected clock that makes it last well under 3 minutes
+    (the storage-level tests above cover the boundary)."""
+    from .conftest import fast_settings
+
+    reason = "under_3_minutes"
+    with LiveServer(fast_settings(tmp_path, clock=TickingClock(0.01)), bot_factory=first_bot) as s:
+        me = s.client("me")
+        info = me.ok("/api/tables", {"game": "shengji", "seed": 4})
+        tid = info["id"]
+        me.ok(f"/api/tables/{tid}/sit", {"seat": 0})
+        me.ok(f"/api/tables/{tid}/bots")
+        sock = me.socket(tid)
+        sock.recv()
+        me.ok(f"/api/tables/{tid}/start")
+        play_people(s, tid, {0: sock})
+        [entry] = wait_for(lambda: ledger_of(me))
+        assert entry["reason"] == reason and entry["points"] == 0
+        assert s.room.tables[tid].game.result().scores[0] != 0  # the hand did move levels: the rule voided them
