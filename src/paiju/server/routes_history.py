@@ -328,14 +328,15 @@ async def get_rematch(request: Request) -> Response:
 
 # ---- bookings a crash left undone ---------------------------------------------------------------------
 
-async def book_pending(room: Room, batch: int = 50) -> None:
-    """At start-up: book finished matches that have no entries yet, oldest first, a batch at a time."""
+async def book_pending(room: Room, batch: int = 10) -> None:
+    """At start-up: book finished matches that have no entries yet, oldest first, a small batch per
+    transaction with pauses between, so the moves of the tables in play keep their turn on the writer."""
     try:
         while True:
             n = await room.db.run(lambda c: scoring.book_pending(c, room.settings.clock(), batch))
             if n < batch:
                 return
-            await asyncio.sleep(0)
+            await asyncio.sleep(0.05)
     except asyncio.CancelledError:
         raise
     except Exception:

@@ -61,7 +61,14 @@ export function accountPanel(ctx, session, onChange) {
       h("p", {}, t("guest_note")),
       h("div", { class: "form-actions" },
         h("button", { class: "primary", id: "go-register", onclick: () => ctx.navigate("/login") }, t("register")),
-        h("button", { id: "logout", onclick: () => { forgetSession(); onChange(); } }, t("logout"))));
+        h("button", {
+          id: "logout",
+          onclick: async () => {
+            try { await api.logout(); } catch { /* gone already */ }
+            forgetSession();
+            onChange();
+          },
+        }, t("logout"))));
   }
   const status = h("p", { class: "form-error", role: "alert", id: "account-status" });
   const run = async (fn, after) => {
