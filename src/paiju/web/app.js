@@ -1,9 +1,13 @@
-// Entry point: header, nickname on first visit, and the two pages (lobby at "/", a table at "/t/<id>").
+// Entry point: header, nickname on first visit, and the pages: lobby "/", a table "/t/<id>", log in "/login",
+// your record "/me", a player's "/players/<id>", "/leaderboard", a replay "/replay/<id>".
 
-import { ApiError, forgetSession, player, request, startSession, token } from "./api.js";
+import { showLogin } from "./account.js";
+import { ApiError, forgetSession, player, request, startSession, token, updatePlayer } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
+import { showReplay } from "./replay.js";
+import { showLeaderboard, showProfile } from "./scores.js";
 import { showTable } from "./table.js";
 
 const main = document.getElementById("main");
@@ -15,8 +19,14 @@ function renderHeader() {
   fill(header,
     h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } },
       h("span", { class: "brand-mark" }, "牌"), h("span", { class: "brand-name" }, t("app"))),
+    h("nav", { class: "site-nav" },
+      h("a", { href: "/leaderboard", id: "nav-leaderboard", onclick: (e) => { e.preventDefault(); navigate("/leaderboard"); } },
+        t("leaderboard"))),
     h("span", { class: "spacer" }),
-    me ? h("button", { class: "link me", title: t("change_name"), onclick: askNickname }, me.nickname) : null,
+    me ? h("a", { class: "me", id: "nav-me", href: "/me", title: t("my_profile"), onclick: (e) => { e.preventDefault(); navigate("/me"); } },
+      me.nickname) : null,
+    !me?.account ? h("a", { class: "nav-login", id: "nav-login", href: "/login", onclick: (e) => { e.preventDefault(); navigate("/login"); } },
+      t("login_or_register")) : null,
     h("button", {
       class: "lang", id: "lang-switch", "aria-label": "language / 语言",
       onclick: () => setLang(lang() === "zh" ? "en" : "zh"),
@@ -51,7 +61,8 @@ function askNickname() {
   h("h1", {}, t("nickname_title")),
   h("p", { class: "muted" }, t("nickname_hint")),
   input, error,
-  h("button", { class: "primary", type: "submit" }, t("enter")));
+  h("button", { class: "primary", type: "submit" }, t("enter")),
+  h("button", { class: "link", type: "button", id: "to-login", onclick: () => navigate("/login") }, t("login_or_register")));
   fill(main, h("div", { class: "center-page" }, form));
   input.focus();
 }
@@ -71,14 +82,27 @@ export function sessionExpired() {
 function route() {
   if (page) page.destroy();
   page = null;
+  renderHeader();
+  const path = location.pathname;
+  const query = new URLSearchParams(location.search);
+  const ctx = { main, navigate, sessionExpired, toast, askNickname };
+  // Pages anyone may read, with or without a session.
+  let m = /^\/replay\/([^/]+)\/?$/.exec(path);
+  if (m) { page = showReplay(ctx, decodeURIComponent(m[1]), query.get("invite"), Number(query.get("step") ?? 0)); return; }
+  m = /^\/players\/([^/]+)\/?$/.exec(path);
+  if (m) { page = showProfile(ctx, decodeURIComponent(m[1]), player()?.id === decodeURIComponent(m[1])); return; }
+  if (path === "/leaderboard") { page = showLeaderboard(ctx, query.get("game")); return; }
+  if (path === "/login") {
+    page = showLogin(ctx, () => { renderHeader(); navigate(query.get("next") || "/"); });
+    return;
+  }
   if (!token()) {
     askNickname();
     return;
   }
-  const m = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
-  const ctx = { main, navigate, sessionExpired, toast };
-  page = m ? showTable(ctx, decodeURIComponent(m[1]), new URLSearchParams(location.search).get("invite"))
-    : showLobby(ctx);
+  if (path === "/me") { page = showProfile(ctx, player()?.id, true); return; }
+  m = /^\/t\/([^/]+)\/?$/.exec(path);
+  page = m ? showTable(ctx, decodeURIComponent(m[1]), query.get("invite")) : showLobby(ctx);
 }
 
 window.addEventListener("popstate", route);
@@ -92,7 +116,8 @@ onLangChange(() => {
 async function checkSession() {
   if (!token()) return;
   try {
-    await request("GET", "/api/session");
+    const data = await request("GET", "/api/session");
+    if (data?.player) { updatePlayer(data.player); renderHeader(); }
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) sessionExpired();
   }

@@ -3,12 +3,12 @@
 // selections and results all come from the block described in docs/architecture.md.
 
 import { api, ApiError, player, wsUrl } from "./api.js";
-import { cardsInAction, renderCard, renderCards, richText } from "./cards.js";
+import { drawBoard, eventLine, resultTable, seatLabel } from "./board.js";
+import { cardsInAction, richText } from "./cards.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
-import { eventLabel, t, tx, verbLabel } from "./i18n.js";
+import { t, tx, verbLabel } from "./i18n.js";
 
 const MAX_LOG = 80;
-const BACKS_SHOWN = 8;
 const CARD_BUTTONS_MAX = 3; // card-clickable actions also get buttons when there are this few
 
 export function showTable(ctx, tableId, invite) {
@@ -66,11 +66,7 @@ export function showTable(ctx, tableId, invite) {
   }
 
   function seatName(i) {
-    const seat = s.info?.seats?.[i];
-    if (!seat) return t("seat_n", { n: i + 1 });
-    if (seat.player) return seat.player.nickname;
-    if (seat.bot) return t("bot_n", { n: i + 1 });
-    return t("empty_seat");
+    return seatLabel(s.info?.seats, i);
   }
 
   // ---- the websocket ---------------------------------------------------------------------------
@@ -152,6 +148,11 @@ export function showTable(ctx, tableId, invite) {
       case "table":
         s.info = msg.table;
         render();
+        break;
+      case "rematch": // who asked for the next match; once everyone has, it has started: go there
+        s.rematch = msg;
+        if (msg.next && msg.confirmed.includes(mySeat())) ctx.navigate(`/t/${encodeURIComponent(msg.next)}`);
+        else render();
         break;
       case "error":
         ctx.toast(errorText(msg));
@@ -270,6 +271,9 @@ export function showTable(ctx, tableId, invite) {
       phase ? h("span", { class: "phase", id: "phase" }, tx(phase)) : null,
       h("span", { class: "spacer" }),
       h("span", { class: "conn", id: "conn" }),
+      s.info?.status === "finished"
+        ? h("button", { class: "small", id: "top-replay", onclick: () => ctx.navigate(replayPath()) }, t("replay"))
+        : null,
       s.view && s.info?.status === "playing" && mySeat() != null
         ? h("button", {
           class: "small", id: "leave-game", title: t("leave_game_hint"),
@@ -327,103 +331,21 @@ export function showTable(ctx, tableId, invite) {
     );
   }
 
-  function positions(n, anchor) {
-    // Relative seat r (1 = the next to act after you) → where it sits on a wide screen.
-    const byCount = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
-    const list = byCount[n];
-    return (seat) => {
-      const r = (seat - anchor + n) % n;
-      if (list) return list[r];
-      return r === 0 ? "bottom" : "top";
-    };
-  }
-
   function renderGame() {
     const table = s.view.table;
     const style = table.card_style;
-    const seats = table.seats || [];
     const mine = mySeat();
-    const anchor = mine ?? 0;
-    const pos = positions(seats.length, anchor);
-    const deciding = new Set(s.view.deciding || []);
     const controls = classify(table, mine);
-    const order = seats.map((x, i) => i).sort((a, b) => ((a - anchor + seats.length) % seats.length) - ((b - anchor + seats.length) % seats.length));
-
-    const board = h("div", { class: ["board", `n${seats.length}`] },
-      order.map((i) => renderSeat(seats[i], i, style, pos(i), i === mine, deciding.has(i), controls)),
-      h("div", { class: "center-area" }, renderCenter(table, style)),
-    );
+    const board = drawBoard(s.view, {
+      seats: s.info?.seats, mine, deciding: new Set(s.view.deciding || []), deadlines: s.deadlines,
+      decorate: (el, card, k) => decorateHandCard(el, card, k, controls),
+    });
     return [
       board,
       renderControls(table, style, controls, mine),
       renderScoreboard(),
       renderLog(style),
     ];
-  }
-
-  function renderSeat(seat, i, style, where, isMe, isDeciding, controls) {
-    const total = s.view.totals?.[i];
-    const info = s.info?.seats?.[i];
-    const hand = seat.hand;
-    let handEl;
-    if (Array.isArray(hand)) {
-      handEl = h("div", { class: ["hand", isMe ? "own" : "shown", style === "french" ? "overlap" : null], dataset: { count: hand.length } },
-        hand.map((c, k) => {
-          const el = renderCard(c, style, { size: isMe ? "lg" : "md" });
-          if (isMe) decorateHandCard(el, c, k, controls);
-          return el;
-        }));
-    } else {
-      const n = seat.hand_count ?? 0;
-      handEl = h("div", { class: "hand hidden", dataset: { count: n } },
-        n ? h("span", { class: "backs" }, Array.from({ length: Math.min(n, BACKS_SHOWN) }, () => renderCard("??", style, { size: "sm" })))
-          : null,
-        h("span", { class: "hand-count" }, t("cards_count", { n })));
-    }
-    return h("section", {
-      class: ["seat", `pos-${where}`, isMe ? "me" : null, isDeciding ? "deciding" : null,
-        info && info.connected === false && info.player ? "offline" : null],
-      dataset: { seat: i }, "aria-label": seatName(i),
-    },
-    h("div", { class: "seat-head" },
-      h("span", { class: "seat-name" }, seatName(i)),
-      isMe ? h("span", { class: "you-badge" }, t("you")) : null,
-      seat.role ? h("span", { class: "role" }, tx(seat.role)) : null,
-      info?.bot ? h("span", { class: "bot-badge", title: t("bot") }, "AI") : null,
-      info && info.player && info.connected === false ? h("span", { class: "offline-badge" }, t("offline")) : null,
-      isDeciding ? h("span", { class: "deciding-dot" }) : null,
-      s.deadlines?.[String(i)] ? h("span", { class: "seat-clock", dataset: { deadline: String(s.deadlines[String(i)]) } }) : null,
-      h("span", { class: "spacer" }),
-      typeof total === "number" ? h("span", { class: ["seat-total", scoreClass(total)], title: t("total") }, signed(total)) : null),
-    seat.note ? h("div", { class: "seat-note" }, tx(seat.note)) : null,
-    handEl,
-    (seat.groups || []).length ? h("div", { class: "groups" }, seat.groups.map((g) => h("span", { class: "group" },
-      g.label ? h("span", { class: "group-label" }, tx(g.label)) : null,
-      renderCards(g.cards, style, { size: "sm" })))) : null,
-    // French cards played out are few and matter (升级's trick): drawn larger than a mahjong river.
-    (seat.discards || []).length ? h("div", { class: "discards", title: t("discards") },
-      renderCards(seat.discards, style, { size: style === "french" ? "md" : "sm" })) : null,
-    );
-  }
-
-  function renderCenter(table, style) {
-    return [
-      (table.center || []).map((item) => h("div", { class: "center-item" },
-        item.label ? h("span", { class: "center-label" }, tx(item.label)) : null,
-        renderCenterCards(item.cards || [], style))),
-      (table.info || []).length ? h("ul", { class: "info-lines" }, table.info.map((line) => h("li", {}, tx(line)))) : null,
-    ];
-  }
-
-  function renderCenterCards(cards, style) {
-    if (!cards.length) return null;
-    // A long face-down pile (a kitty, a wall) is a short stack and a count, not a row of backs.
-    if (cards.length > BACKS_SHOWN && cards.every((c) => c === "??")) {
-      return h("span", { class: "hand hidden center-pile", dataset: { count: cards.length } },
-        h("span", { class: "backs" }, Array.from({ length: BACKS_SHOWN }, () => renderCard("??", style, { size: "sm" }))),
-        h("span", { class: "hand-count" }, t("cards_count", { n: cards.length })));
-    }
-    return renderCards(cards, style, { size: "md" });
   }
 
   // Which legal actions go where: card taps, the selection, or buttons.
@@ -586,17 +508,8 @@ export function showTable(ctx, tableId, invite) {
 
   function renderLog(style) {
     if (!s.log.length) return null;
-    const lines = s.log.slice(-30).reverse().map((ev) => h("li", {}, eventLine(ev, style)));
+    const lines = s.log.slice(-30).reverse().map((ev) => h("li", {}, eventLine(ev, style, seatName)));
     return h("details", { class: "log" }, h("summary", {}, t("log")), h("ol", {}, lines));
-  }
-
-  function eventLine(ev, style) {
-    if (ev.text) return tx(ev.text);
-    const who = typeof ev.seat === "number" ? `${seatName(ev.seat)}: ` : "";
-    const what = ev.label ? tx(ev.label) : ev.action ?? eventLabel(ev.type);
-    const shown = [ev.cards, ev.card, ev.tile].flat().filter((c) => typeof c === "string");
-    const cards = shown.length ? renderCards(shown, style, { size: "xs" }) : null;
-    return [who, richText(String(what ?? ""), style), " ", cards];
   }
 
   // ---- the result panel ---------------------------------------------------------------------------
@@ -605,36 +518,54 @@ export function showTable(ctx, tableId, invite) {
     const last = s.view?.table?.last_result;
     if (!s.resultOpen || (!last && !s.view?.finished)) return;
     const n = s.view.table.seats?.length || (last?.scores?.length ?? 0);
-    const cols = Array.from({ length: n }, (_, i) => i);
     const close = () => { s.resultOpen = false; document.getElementById("result-panel")?.remove(); render(); };
     const final = s.view.finished;
-    const lines = last?.lines || [];
-    const style = s.view.table.card_style;
-    const table = last ? h("table", { class: "result-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("item")), cols.map((i) => h("th", { class: i === mySeat() ? "me" : null }, seatName(i))))),
-      h("tbody", {}, lines.map((line) => {
-        // A line that moves no points (a 息 count, a note) reads as text across the whole row.
-        const pts = Array.isArray(line.points) && line.points.some((p) => typeof p === "number" && p !== 0) ? line.points : null;
-        return h("tr", { class: pts ? null : "text-line" },
-          h("td", { class: "line-text", colspan: pts ? null : n + 1 }, richText(tx(line), style)),
-          pts ? cols.map((i) => h("td", { class: ["num", scoreClass(pts[i])] }, signed(pts[i]))) : null);
-      })),
-      h("tfoot", {},
-        Array.isArray(last.scores) ? h("tr", {}, h("th", {}, t("scores")),
-          cols.map((i) => h("td", { class: ["num", scoreClass(last.scores[i])] }, signed(last.scores[i])))) : null,
-        Array.isArray(s.view.totals) ? h("tr", { class: "totals-row" }, h("th", {}, t("totals")),
-          cols.map((i) => h("td", { class: ["num", scoreClass(s.view.totals[i])] }, signed(s.view.totals[i])))) : null),
-    ) : null;
+    const table = last ? resultTable(last, {
+      n, seats: s.info?.seats, mine: mySeat(), totals: s.view.totals, style: s.view.table.card_style,
+    }) : null;
     const panel = h("div", { class: "modal-backdrop", id: "result-panel", onclick: (e) => { if (e.target === e.currentTarget) close(); } },
       h("div", { class: "modal result", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" },
         h("h2", { id: "result-title" }, final ? t("match_over") : t("result"),
           last?.title ? h("span", { class: "result-title" }, tx(last.title)) : null),
         h("div", { class: "result-scroll" }, table),
+        final ? rematchBar() : null,
         h("div", { class: "form-actions" },
           final ? h("button", { onclick: () => ctx.navigate("/") }, t("back_to_lobby")) : null,
+          final ? h("button", { id: "open-replay", onclick: () => ctx.navigate(replayPath()) }, t("replay")) : null,
           h("button", { class: "primary", id: "result-close", onclick: close }, final ? t("close") : t("continue")))));
     document.body.appendChild(panel);
     panel.querySelector("#result-close").focus({ preventScroll: true });
+  }
+
+  function replayPath() {
+    return `/replay/${encodeURIComponent(tableId)}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`;
+  }
+
+  // The next match at the same seats: each person confirms, bots always do (docs/protocol.md, "Rematch").
+  function rematchBar() {
+    const r = s.rematch;
+    const mine = mySeat();
+    const mineSeat = mine == null ? null : s.info?.seats?.[mine];
+    const canAsk = mineSeat && mineSeat.player && !mineSeat.replaced;
+    if (r?.next) {
+      return h("p", { class: "rematch-bar" }, h("button", { class: "link", id: "rematch-next",
+        onclick: () => ctx.navigate(`/t/${encodeURIComponent(r.next)}`) }, t("rematch_started")));
+    }
+    const asked = r && mine != null && r.confirmed.includes(mine);
+    const others = r ? r.confirmed.filter((x) => x !== mine) : [];
+    const waiting = r && r.confirmed.length ? [
+      others.length ? t("rematch_asked", { names: others.map(seatName).join("、") }) : "",
+      t("rematch_waiting", { names: r.waiting.map(seatName).join("、") })].filter(Boolean).join(" · ") : "";
+    if (!canAsk) return waiting ? h("p", { class: "rematch-bar muted" }, waiting) : null;
+    return h("div", { class: "rematch-bar" },
+      h("button", {
+        class: asked ? null : "primary", id: "rematch",
+        onclick: () => lobbyCall(async () => {
+          s.rematch = await api.rematch(tableId, !asked);
+          if (s.rematch.next) ctx.navigate(`/t/${encodeURIComponent(s.rematch.next)}`);
+        }),
+      }, asked ? t("rematch_cancel") : t("rematch")),
+      h("span", { class: "muted", id: "rematch-status" }, waiting));
   }
 
   // ---- the countdown -----------------------------------------------------------------------------
