@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from paiju.core.registry import Terminal
+
 from .tiles import TILE_TEXT, parse_tile, tile_zh
 
 _COLOUR = {"m": "red", "p": "blue", "s": "green", "z": "magenta"}
@@ -148,3 +150,7 @@ def parse_input(text: str, legal: Sequence[str]) -> str | None:
         return None
     action = f"{verb} {tile}"
     return action if action in legal else None
+
+
+TERMINAL = Terminal(render=render, format_event=format_event, parse_input=parse_input)
+"""This game's terminal hooks (its registry entry names them)."""

@@ -165,7 +165,7 @@ class HuashuiGame(Game[HuashuiConfig]):
 
     @property
     def finished(self) -> bool:
-        return self.phase == OVER
+        return bool(self.phase == OVER)
 
     def to_move(self) -> tuple[Seat, ...]:
         if self.phase == TURN:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from paiju.core.cards import card_text, parse_cards, pretty
 from paiju.core.errors import NotationError
 from paiju.core.game import Action, Event, View
+from paiju.core.registry import Terminal
 
 from .rules import TRUMP, order_for, suit_number
 
@@ -163,3 +164,6 @@ def parse_input(text: str, legal: Sequence[Action]) -> Action | None:
         return None
     return verb + " " + " ".join(card_text(c) for c in cards)
 
+
+TERMINAL = Terminal(render=render, format_event=format_event, parse_input=parse_input)
+"""This game's terminal hooks (its registry entry names them): its own renderer until its view is ported."""

@@ -720,8 +720,6 @@ class ShengjiGame(Game[ShengjiConfig]):
     def clone(self) -> Self:
         g = object.__new__(type(self))
         d = dict(self.__dict__)
-        d["rng"] = random.Random()
-        d["rng"].setstate(self.rng.getstate())
         d["history"] = list(self.history)
         d["levels"] = list(self.levels)
         d["match_gain"] = list(self.match_gain)
@@ -742,6 +740,8 @@ class ShengjiGame(Game[ShengjiConfig]):
         d["fail_cards"] = list(self.fail_cards)
         d["_listed"] = (-1, -1, frozenset())
         g.__dict__.update(d)
+        g.rng = random.Random()  # the random stream is a property of the base: set it, not __dict__
+        g.rng.setstate(self.rng.getstate())
         return g
 
     def resample(self, viewer: int, rng: random.Random) -> Self:

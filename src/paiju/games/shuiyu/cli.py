@@ -7,6 +7,7 @@ from typing import Any
 
 from paiju.core.cards import parse_card, pretty
 from paiju.core.errors import NotationError
+from paiju.core.registry import Terminal
 
 from .engine import KIND_LABELS, LABELS
 from .rules import arrangement_text, parse_arrangement
@@ -134,3 +135,7 @@ def parse_input(text: str, legal: Sequence[str]) -> str | None:
         if not rest and len(targeted) == 1:
             return targeted[0]
     return None
+
+
+TERMINAL = Terminal(render=render, format_event=format_event, parse_input=parse_input)
+"""This game's terminal hooks (its registry entry names them)."""
