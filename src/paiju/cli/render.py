@@ -73,7 +73,9 @@ def render_table(view: View, lang: str, hooks: Terminal, title: Text | None = No
         if seat["hand"] is not None:
             out.append(f"   {hand}: {cards_markup(seat['hand'], face, lang)}")
         elif seat["hand_count"]:
-            out.append(f"   {hand}: {cards_markup([FACE_DOWN] * seat['hand_count'], face, lang)}")
+            n = seat["hand_count"]
+            backs = cards_markup([FACE_DOWN] * n, face, lang) if n <= 4 else f"{face(FACE_DOWN, lang)} ×{n}"
+            out.append(f"   {hand}: {backs}")
     for item in table["center"]:
         out.append(f"[bold]{words(item['label'], lang)}[/]: {cards_markup(item['cards'], face, lang)}")
     if hooks.extra is not None:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from paiju.core.cards import Card, card_text, parse_cards
 from paiju.core.errors import NotationError
@@ -46,7 +46,10 @@ from .rules import (
     COVER_ANSWERS,
     OPEN_ANSWERS,
     PLAYER_CALLS,
+    Answer,
     Arrangement,
+    Call,
+    Response,
     arrangement_text,
     drink_points,
     keys_of,
@@ -263,8 +266,9 @@ class ShuiyuGame(ShuiyuState):
             parr = self.arr[p]
             assert parr is not None
             res = settle_player(barr, self.hands[b], self.kinds[b], parr, self.hands[p], self.kinds[p],
-                                self.calls[p] or "show", self.answers[p], self.responses[p],  # type: ignore[arg-type]
-                                self.table_rules, force_rearrange=cfg.force_rearrange)
+                                cast(Call, self.calls[p] or "show"), cast(Answer | None, self.answers[p]),
+                                cast(Response | None, self.responses[p]), self.table_rules,
+                                force_rearrange=cfg.force_rearrange)
             if res.banker_shown:
                 self.seen[b] |= 1 << p
             if res.player_shown:
