@@ -89,3 +89,22 @@ def test_playing_a_resampled_copy_leaves_the_original_alone(name: str) -> None:
         while not twin.finished:
             _step(twin, rng)
         _same(game, shadow, f"{name}: after playing out a copy resampled for {viewer}")
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_declared_state_declares_every_attribute(name: str) -> None:
+    """A game on the declared state copies only what it declares: every attribute it sets must be declared."""
+    cls = get_game(name)
+    if cls.declared is None:
+        pytest.skip(f"{name} still writes its own clone and resample")
+    for seed in range(3):
+        game = cls.new(cls.config_class.from_dict(LONG.get(name, {})), seed)
+        rng = random.Random(seed)
+        while not game.finished:
+            assert game.undeclared() == set(), f"{name}: attributes not in its state declaration"
+            _step(game, rng)
+            if len(game.history) % 5 == 0:
+                for copy in (game.clone(), game.resample(0, rng)):
+                    assert copy.undeclared() == set()
+                    copy.view(0)
+        assert game.undeclared() == set()

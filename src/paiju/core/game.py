@@ -220,9 +220,9 @@ class Game(ABC, Generic[C]):
         """The match is over: its phase is :data:`MATCH_OVER`."""
         return bool(self.phase == MATCH_OVER)
 
-    @abstractmethod
     def result(self) -> Result | None:
-        """Final result once finished, else None."""
+        """Final result once finished, else None: by default the totals; games add their own detail."""
+        return Result(self.totals()) if self.finished else None
 
     @abstractmethod
     def totals(self) -> tuple[float, ...]:
