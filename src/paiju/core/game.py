@@ -360,16 +360,27 @@ class Game(ABC, Generic[C]):
                     part = hidden_part(g, name, f, seat)
                     spots.append((name, f, seat, len(part)))
                     pool.extend(part)
+        pool += g._resample_gather(viewer)
         for _ in range(RESAMPLE_TRIES):
             rng.shuffle(pool)
+            rest = g._resample_place(viewer, pool, rng)
             at = 0
             for name, f, seat, size in spots:
-                put_back(g, name, f, seat, pool[at:at + size])
+                put_back(g, name, f, seat, rest[at:at + size])
                 at += size
             if g._resample_ok(viewer):
                 break
         g._rederive(viewer, rng)
         return g
+
+    def _resample_gather(self, viewer: int) -> list[int]:
+        """Hidden cards kept outside the declared card fields (偎麻雀's face-down 煨): they join the pool."""
+        return []
+
+    def _resample_place(self, viewer: int, pool: list[int], rng: random.Random) -> list[int]:
+        """Deal the game's own hidden places from the shuffled ``pool`` first (as many cards as it gathered);
+        return the rest, which go back into the declared card fields."""
+        return pool
 
     def _resample_ok(self, viewer: int) -> bool:
         """May a resample keep this deal?  Games refuse deals the viewer knows cannot be (say why)."""

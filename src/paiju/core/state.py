@@ -91,6 +91,8 @@ class Field:
     """Names of the int fields bounding the hidden part of a ``Cards.LIST`` (None: its start or end)."""
     fixed: str | None = None
     """Name of a per-seat count field of cards everyone knows are in this ``Cards.COUNTS`` hand."""
+    face_up: str | None = None
+    """Name of a field (or property) listing the positions of a ``Cards.LIST`` everyone sees (they stay)."""
     empty: Any = None
     derived: bool = False
     """Recomputed from the cards by the game's ``_rederive`` after a resample (documents the hook)."""
@@ -107,10 +109,10 @@ def cache(empty: Any) -> Field:
 
 
 def cards(form: Cards, *, sees: Sight, per_seat: bool = False, span: tuple[str | None, str | None] | None = None,
-          fixed: str | None = None) -> Field:
+          fixed: str | None = None, face_up: str | None = None) -> Field:
     """A field holding cards: a resample deals afresh the parts the viewer cannot see."""
     return Field(copy=Copy.EACH if per_seat else Copy.COPY, sees=sees, per_seat=per_seat, cards=form, span=span,
-                 fixed=fixed)
+                 fixed=fixed, face_up=face_up)
 
 
 class State:
@@ -121,8 +123,8 @@ class State:
         for name, f in self.fields.items():
             if f.cards is not None and f.copy is not (Copy.EACH if f.per_seat else Copy.COPY):
                 raise TypeError(f"card field {name!r} must be copied {'EACH' if f.per_seat else 'COPY'}")
-            if f.span is not None and f.cards is not Cards.LIST:
-                raise TypeError(f"field {name!r}: a span bounds a Cards.LIST field")
+            if (f.span is not None or f.face_up is not None) and f.cards is not Cards.LIST:
+                raise TypeError(f"field {name!r}: a span or face-up positions belong to a Cards.LIST field")
             if f.fixed is not None and f.cards is not Cards.COUNTS:
                 raise TypeError(f"field {name!r}: a fixed part belongs to a Cards.COUNTS field")
         self.card_fields: tuple[tuple[str, Field], ...] = tuple(
@@ -171,8 +173,7 @@ def hidden_part(game: Any, name: str, f: Field, seat: int) -> list[int]:
     if f.per_seat:
         value = value[seat]
     if f.cards is Cards.LIST:
-        lo, hi = _bounds(game, f, len(value))
-        return list(value[lo:hi])
+        return [value[i] for i in _positions(game, f, len(value))]
     fixed = getattr(game, f.fixed)[seat] if f.fixed is not None else None
     out: list[int] = []
     for kind, n in enumerate(value):
@@ -188,8 +189,8 @@ def put_back(game: Any, name: str, f: Field, seat: int, dealt: list[int]) -> Non
     if f.per_seat:
         value = value[seat]
     if f.cards is Cards.LIST:
-        lo, hi = _bounds(game, f, len(value))
-        value[lo:hi] = dealt
+        for i, card in zip(_positions(game, f, len(value)), dealt, strict=True):
+            value[i] = card
         return
     fixed = getattr(game, f.fixed)[seat] if f.fixed is not None else None
     counts = list(fixed) if fixed is not None else [0] * len(value)
@@ -198,8 +199,11 @@ def put_back(game: Any, name: str, f: Field, seat: int, dealt: list[int]) -> Non
     value[:] = counts
 
 
-def _bounds(game: Any, f: Field, size: int) -> tuple[int, int]:
-    if f.span is None:
-        return 0, size
-    lo, hi = f.span
-    return (getattr(game, lo) if lo else 0), (getattr(game, hi) if hi else size)
+def _positions(game: Any, f: Field, size: int) -> range | list[int]:
+    """The positions of a ``Cards.LIST`` that a resample deals afresh: its span, less the face-up ones."""
+    lo, hi = f.span or (None, None)
+    span = range(getattr(game, lo) if lo else 0, getattr(game, hi) if hi else size)
+    if f.face_up is None:
+        return span
+    shown = set(getattr(game, f.face_up))
+    return [i for i in span if i not in shown]
