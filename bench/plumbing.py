@@ -7,7 +7,7 @@ from it.  The figures are line counts (docstrings and comments included) of the 
 module-level tables found anywhere in the game's package, so the same command measures a hand-written engine
 and one built on the declared state; ``cli.py`` is counted whole on its own line.
 
-    .venv/bin/python bench/plumbing.py [--json]
+    .venv/bin/python bench/plumbing.py [--against main] [--json]
 
 docs/architecture.md keeps the before → after figures.
 """
@@ -17,26 +17,31 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import subprocess
+import tarfile
+import tempfile
+from io import BytesIO
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "paiju"
+ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("shuiyu", "huashui", "shengji", "weimaque")
 
 CATEGORIES: dict[str, set[str]] = {
-    "state": {"state", "STATE"},
-    "clone": {"clone"},
-    "resample": {"resample", "_refresh_options", "_resample_ok", "_rederive", "_resample_hidden"},
-    "view": {"_view", "view", "_table", "table", "_meld_view", "meld_view", "_hand_text", "hand_text", "_arr_json",
-             "arr_json", "_last_round", "last_round", "_note", "note", "_sees", "_sees_hand", "sees_hand", "visible",
-             "_role", "role", "_phase_label", "phase_label", "seats", "info"},
-    "describe": {"describe", "label", "action_label", "LABELS", "_SHORT"},
+    "copy code": {"clone", "resample", "_refresh_options", "_resample_ok", "_rederive", "_resample_gather",
+                  "_resample_place"},
+    "declaration": {"state", "_hand_sight", "_call_sight", "_response_sight", "_drawn_sight", "sees_hand"},
+    "view": {"_view", "_table", "_meld_view", "meld_view", "_hand_text", "hand_text", "_arr_json", "arr_json",
+             "_last_round", "last_round", "_note", "note", "_sees", "_sees_hand", "visible", "_role",
+             "_phase_label", "build"},
+    "labels": {"describe", "label", "LABELS", "_SHORT", "SHORT"},
     "why_illegal": {"why_illegal", "explain"},
-    "display": {"PHASE_LABELS", "PHASE_LABEL", "KIND_LABELS", "MELD_LABEL", "_BANKER", "_PLAYER", "_HEAD", "_TAIL",
+    "wording": {"PHASE_LABELS", "PHASE_LABEL", "KIND_LABELS", "MELD_LABEL", "_BANKER", "_PLAYER", "_HEAD", "_TAIL",
                 "ROLE_DEALER", "ROLE_PLAYER", "ROLE_WATCHER", "_lbl", "_SUIT_ZH", "_trump_label", "_result_block",
-                "result_block", "_line", "settlement_line", "result_lines", "win_lines", "event_text", "EVENTS",
-                "_OUTCOME", "OUTCOME"},
+                "_line", "settlement_line", "round_result", "payment_line", "kong_line", "follow_line", "win_line",
+                "drawn_line", "hand_title", "MULTIPLIER_NAMES", "event_text", "_HOW", "_KONG", "_OUTCOME"},
 }
-"""Category -> names of functions, methods or module-level assignments that belong to it."""
+"""Category -> names of functions, methods or module-level assignments that belong to it, wherever they are
+in the game's package (``cli.py`` apart: it is counted whole)."""
 
 
 def _name(node: ast.stmt) -> str | None:
@@ -56,10 +61,10 @@ def _lines(node: ast.stmt) -> int:
     return end - start + 1
 
 
-def measure(game: str) -> dict[str, int]:
-    """Lines per category for one game's package (cli.py whole, under ``cli``)."""
+def measure(src: Path, game: str) -> dict[str, int]:
+    """Lines per category for one game's package, and its engine, view and terminal files whole."""
     counts = dict.fromkeys(CATEGORIES, 0)
-    package = SRC / "games" / game
+    package = src / "paiju" / "games" / game
     for path in sorted(package.glob("*.py")):
         if path.name in ("cli.py", "bots.py", "study.py"):
             continue
@@ -77,6 +82,7 @@ def measure(game: str) -> dict[str, int]:
                     counts[category] += _lines(node)
                     break
     counts["plumbing"] = sum(counts[c] for c in CATEGORIES)
+    counts["copy+decl"] = counts["copy code"] + counts["declaration"]
     engine = package / "engine.py"
     counts["engine.py"] = len(engine.read_text(encoding="utf-8").splitlines())
     view = package / "view.py"
@@ -86,18 +92,37 @@ def measure(game: str) -> dict[str, int]:
     return counts
 
 
+def export(rev: str, into: Path) -> Path:
+    data = subprocess.run(["git", "archive", rev, "src"], cwd=ROOT, check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def table(rows: dict[str, dict[str, int]]) -> str:
+    cols = [*CATEGORIES, "plumbing", "engine.py", "view.py", "cli.py"]
+    out = [f"{'game':<10}" + "".join(f"{c:>12}" for c in cols)]
+    for g, row in rows.items():
+        out.append(f"{g:<10}" + "".join(f"{row[c]:>12}" for c in cols))
+    return "\n".join(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--against", metavar="REV", help="also measure git revision REV (e.g. main)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     args = parser.parse_args()
-    rows = {g: measure(g) for g in GAMES}
+    result: dict[str, dict[str, dict[str, int]]] = {"this tree": {g: measure(ROOT / "src", g) for g in GAMES}}
+    if args.against:
+        with tempfile.TemporaryDirectory() as tmp:
+            src = export(args.against, Path(tmp))
+            result[args.against] = {g: measure(src, g) for g in GAMES}
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps(result, indent=1))
         return
-    cols = [*CATEGORIES, "plumbing", "engine.py", "view.py", "cli.py"]
-    print(f"{'game':<10}" + "".join(f"{c:>12}" for c in cols))
-    for g, row in rows.items():
-        print(f"{g:<10}" + "".join(f"{row[c]:>12}" for c in cols))
+    for label, rows in result.items():
+        print(f"== {label}")
+        print(table(rows))
 
 
 if __name__ == "__main__":

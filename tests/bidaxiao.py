@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from paiju.core import Event, Game, GameEntry, RulesConfig, Text, View, option, text
 from paiju.core.cards import card_text
 from paiju.core.display import result_block, seat_block, table_block
-from paiju.core.state import HIDDEN, OWNER, Cards, Copy, State, cards, field
+from paiju.core.state import COPY, HIDDEN, OWNER, SHARED, Cards, Copy, cards, field
 
 
 @dataclass(frozen=True)
@@ -34,13 +34,16 @@ def points(cards: list[int], choices: list[str | None], win: int) -> list[int]:
 class BiDaXiaoGame(Game[BiDaXiaoConfig]):
     name, config_class, num_seats, min_seats, max_seats = "bidaxiao", BiDaXiaoConfig, 2, 2, 2
     display: ClassVar[dict[str, str]] = {"zh": "比大小", "en": "high card"}
-    state = State(hands=cards(Cards.LIST, per_seat=True, sees=OWNER), stock=cards(Cards.LIST, sees=HIDDEN),
-                  choices=field(Copy.COPY, per_seat=True, sees=OWNER), phase=field(), hand_no=field(),
-                  score=field(Copy.COPY), last_result=field())  # last_result: replaced, never changed
+    hands: Annotated[list[list[int]], cards(Cards.LIST, per_seat=True, sees=OWNER)]
+    stock: Annotated[list[int], cards(Cards.LIST, sees=HIDDEN)]
+    choices: Annotated[list[str | None], field(Copy.COPY, per_seat=True, sees=OWNER)]
+    phase: Phase
+    hand_no: int
+    score: Annotated[list[int], COPY]
+    last_result: Annotated[dict[str, Any] | None, SHARED]  # replaced at each settlement, never changed
 
     def _setup(self, deal: Any) -> None:
-        self.hand_no, self.score = 0, [0, 0]
-        self.last_result: dict[str, Any] | None = None
+        self.hand_no, self.score, self.last_result = 0, [0, 0], None
         self._next_hand()
 
     def _next_hand(self) -> None:
@@ -49,7 +52,7 @@ class BiDaXiaoGame(Game[BiDaXiaoConfig]):
             return
         deck = self.rng.sample(range(52), 52)
         self.hands, self.stock = [[deck[0]], [deck[1]]], deck[2:]
-        self.choices: list[str | None] = [None, None]
+        self.choices = [None, None]
         self.phase, self.hand_no = Phase.DECIDE, self.hand_no + 1
 
     def to_move(self) -> tuple[int, ...]:
@@ -61,7 +64,7 @@ class BiDaXiaoGame(Game[BiDaXiaoConfig]):
     def _apply(self, seat: int, action: str) -> list[Event]:
         self.choices[seat] = action
         if None in self.choices:
-            return [{"type": "decided", "seat": seat}]
+            return []  # a choice is secret until both have chosen
         got = points([h[0] for h in self.hands], self.choices, self.config.win)
         self.score = [a + b for a, b in zip(self.score, got, strict=True)]
         shown = [card_text(h[0]) for h in self.hands]
@@ -89,8 +92,6 @@ class BiDaXiaoGame(Game[BiDaXiaoConfig]):
         return {"play": text("比", "play"), "fold": text("弃", "fold")}[action]["zh" if lang == "zh" else "en"]
 
     def event_text(self, event: Event) -> Text:
-        if event["type"] == "decided":
-            return text(f"座位{event['seat']} 已决定", f"seat {event['seat']} has decided")
         a, b = event["cards"]
         return text(f"亮牌 {a} 对 {b}，得分 {event['points']}", f"{a} against {b}: points {event['points']}")
 

@@ -83,7 +83,7 @@ class Record:
 class Game(ABC, Generic[C]):
     """Base of every game: bookkeeping here, rules in the subclass hooks.
 
-    Subclasses set ``name``, ``config_class`` and ``display``, declare their ``state`` (see
+    Subclasses set ``name``, ``config_class`` and ``display``, declare their state as annotated fields (see
     :mod:`paiju.core.state`) and implement the abstract hooks.  The base checks every action before the
     subclass sees it, so a refused action changes nothing; it copies and resamples from the declared state.
     A game that declares no state writes its own ``clone`` and ``resample`` (the base supports both).
@@ -96,11 +96,9 @@ class Game(ABC, Generic[C]):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
 
-    state: ClassVar[State | None] = None
-    """The game's own fields, declared once (``State(...)``); the base adds its own (config, seed, deal, history,
-    the random stream)."""
     declared: ClassVar[State | None] = None
-    """The base's fields and the game's, as ``clone`` copies them (set when the class is made)."""
+    """The base's fields and the game's, as ``clone`` copies them: made from the class-level annotations of the
+    game's classes when the class is made (see :mod:`paiju.core.state`); None for a game that declares none."""
     _copy_fields: ClassVar[Callable[[Any], Any] | None] = None
 
     BASE_STATE: ClassVar[State] = State(
@@ -116,8 +114,8 @@ class Game(ABC, Generic[C]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        own = cls.__dict__.get("state")
-        if own is not None:
+        own = State.of(cls, Game)
+        if own:
             cls.declared = Game.BASE_STATE | own
             cls._copy_fields = cls.declared.compile_clone()
 
@@ -331,7 +329,7 @@ class Game(ABC, Generic[C]):
         """A cheap independent copy: every declared field as declared, the random stream copied on first use."""
         copy_fields = type(self)._copy_fields
         if copy_fields is None:
-            raise NotImplementedError(f"{type(self).__name__} declares no state: declare `state` or write clone()")
+            raise NotImplementedError(f"{type(self).__name__} declares no state: declare its fields or write clone()")
         g: Self = copy_fields(self)
         g._rng = None
         g._rng_from = self._rng_state()

@@ -1,9 +1,20 @@
-"""Declared state: an engine names each of its fields once, and ``clone``, ``resample`` and view redaction
-follow from that one declaration.
+"""Declared state: an engine declares each of its fields once — its type, how a copy takes it, who may see it —
+and ``clone``, ``resample`` and view redaction follow from that one declaration.
 
-Each field says how a copy takes it (:class:`Copy`), who may see it (a :data:`Sight`: :func:`PUBLIC`,
-:func:`HIDDEN`, :func:`OWNER`, or the game's own rule), whether it is one value per seat, and whether it holds
-cards that a resample may deal afresh.  From it the base class builds:
+A field is a class-level annotation of the game's state class.  An immutable type (int, str, an enum, a
+tuple, a frozen dataclass, None, or a union of these) needs nothing more: a copy shares it.  Anything that can
+change in place must say how a copy takes it, and a field some viewer may not see says who may, both with
+``typing.Annotated``::
+
+    class ToyState(Game[ToyConfig]):
+        turn: int
+        pile: Annotated[list[str], COPY]
+        hands: Annotated[list[list[str]], cards(Cards.LIST, per_seat=True, sees=OWNER)]
+        stock: Annotated[list[str], cards(Cards.LIST, sees=HIDDEN)]
+        last_result: Annotated[dict[str, Any] | None, SHARED]  # replaced at each settlement, never changed
+
+A mutable type left undeclared is refused when the class is made, so no field can be shared by accident.
+From the declaration the base class builds:
 
 - ``clone()``: generated code that copies exactly the declared fields, each as declared.  An attribute that is
   not declared is not copied at all, so a forgotten field fails loudly (``AttributeError`` on the copy) rather
@@ -11,28 +22,21 @@ cards that a resample may deal afresh.  From it the base class builds:
 - ``resample(viewer, rng)``: every card the viewer cannot see (by the fields' sights) goes into one pool, is
   shuffled with ``rng`` and dealt back into the same places in the same numbers; the match's random stream is
   hidden from every seat, so it is reseeded from ``rng``.  What no declaration can say (a derived field, a
-  constraint such as "a hidden hand after the reveal is not a 水鱼") is the game's ``_rederive`` and
-  ``_resample_ok`` hooks.
+  constraint such as "a hidden hand after the reveal is not a 水鱼") is the game's resample hooks.
 - ``sees(field, viewer, seat)``: the view code asks the declaration who may see what, so the view and the
   resample cannot disagree.
-
-Example (the card room's toy game would declare)::
-
-    state = State(
-        hands=cards(Cards.LIST, per_seat=True, sees=OWNER),
-        stock=cards(Cards.LIST, sees=HIDDEN),
-        pile=field(Copy.COPY),
-        turn=field(),
-        _cache=cache(dict),
-    )
 """
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
+import types
+import typing
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Annotated, Any, ClassVar, Literal
 
 from .terms import OMNISCIENT
 
@@ -99,8 +103,15 @@ class Field:
 
 
 def field(copy: Copy = Copy.SHARE, *, sees: Sight = PUBLIC, per_seat: bool = False, derived: bool = False) -> Field:
-    """An ordinary field."""
+    """An ordinary field: how a copy takes it, who may see it."""
     return Field(copy=copy, sees=sees, per_seat=per_seat, derived=derived)
+
+
+SHARED = Field(Copy.SHARE)
+"""A mutable value that is replaced, never changed in place: copies share it (say why beside it)."""
+COPY = Field(Copy.COPY)
+EACH = Field(Copy.EACH)
+VALUES = Field(Copy.VALUES)
 
 
 def cache(empty: Any) -> Field:
@@ -129,6 +140,41 @@ class State:
                 raise TypeError(f"field {name!r}: a fixed part belongs to a Cards.COUNTS field")
         self.card_fields: tuple[tuple[str, Field], ...] = tuple(
             (name, f) for name, f in self.fields.items() if f.cards is not None)
+
+    @classmethod
+    def of(cls, klass: type, below: type) -> State:
+        """The fields ``klass`` declares by its class-level annotations and those of its bases under ``below``
+        (the game base, whose own fields are its business), base classes first."""
+        names: list[str] = []
+        for k in reversed(klass.__mro__):
+            if k is not below and isinstance(k, type) and issubclass(k, below):
+                names += [n for n in inspect.get_annotations(k) if n not in names]
+        if not names:
+            return cls()
+        try:
+            hints = typing.get_type_hints(klass, include_extras=True)
+        except NameError as e:
+            raise TypeError(f"{klass.__name__}: a field's type names something not importable at run time: {e}") \
+                from None
+        fields: dict[str, Field] = {}
+        for name in names:
+            hint = hints[name]
+            if typing.get_origin(hint) is ClassVar:
+                continue
+            if typing.get_origin(hint) is Annotated:
+                declared = [m for m in typing.get_args(hint)[1:] if isinstance(m, Field)]
+                if declared:
+                    fields[name] = declared[0]
+                    continue
+                hint = typing.get_args(hint)[0]
+            if not _immutable(hint):
+                raise TypeError(f"{klass.__name__}.{name}: {hint} can change in place; declare how a copy takes it, "
+                                f"e.g. Annotated[..., COPY] (or SHARED if it is only ever replaced)")
+            fields[name] = Field()
+        return cls(fields)
+
+    def __bool__(self) -> bool:
+        return bool(self.fields)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.fields)
@@ -207,3 +253,20 @@ def _positions(game: Any, f: Field, size: int) -> range | list[int]:
         return span
     shown = set(getattr(game, f.face_up))
     return [i for i in span if i not in shown]
+
+
+def _immutable(hint: Any) -> bool:
+    """Whether values of this type cannot change in place, so that copies may share them."""
+    if hint in (int, float, bool, str, bytes, complex, type(None)):
+        return True
+    origin = typing.get_origin(hint)
+    if origin in (tuple, frozenset, Literal):
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return all(_immutable(a) for a in typing.get_args(hint))
+    if isinstance(hint, type):
+        if issubclass(hint, Enum | tuple | frozenset):
+            return True
+        params = getattr(hint, "__dataclass_params__", None)
+        return dataclasses.is_dataclass(hint) and params is not None and bool(params.frozen)
+    return False

@@ -9,11 +9,11 @@ concealed kong face up), discards and payments are public.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
 from paiju.core.claims import ClaimWindow
 from paiju.core.game import Game
-from paiju.core.state import HIDDEN, OWNER, Cards, Copy, State, cache, cards, field
+from paiju.core.state import COPY, EACH, HIDDEN, OWNER, SHARED, Cards, Copy, cache, cards, field
 from paiju.core.terms import OMNISCIENT, Action, Event, Seat
 
 from .config import HuashuiConfig
@@ -52,77 +52,42 @@ def _drawn_sight(game: HuashuiState, viewer: int, seat: int) -> bool:
 
 
 class HuashuiState(Game[HuashuiConfig]):
-    """The fields of a 滑水 match."""
+    """The fields of a 滑水 match, each declared once (see :mod:`paiju.core.state`)."""
 
-    state = State(
-        _totals=field(Copy.COPY),
-        hand_no=field(),
-        results=field(Copy.COPY),  # one summary dict per hand, never changed once made
-        last_result=field(),  # replaced at each settlement
-        _events=field(Copy.COPY),  # events made between actions (the next hand's start)
-        _version=field(),  # bumped by every action: the caches below are valid at their version only
-        _legal_at=cache(-1),
-        _legal=cache(dict),
-        _text_at=cache(-1),
-        _text=cache(dict),
-        dealer=field(),
-        dice=field(),
-        wall=cards(Cards.LIST, sees=HIDDEN, span=("front", "back")),
-        front=field(),
-        back=field(),
-        counts=cards(Cards.COUNTS, per_seat=True, sees=OWNER),
-        keys=field(Copy.EACH, per_seat=True, sees=OWNER, derived=True),
-        melds=field(Copy.EACH, per_seat=True),
-        discards=field(Copy.EACH, per_seat=True),
-        locks=field(Copy.EACH, per_seat=True, sees=OWNER),
-        lock_all=field(Copy.COPY, per_seat=True, sees=OWNER),
-        hand_lines=field(Copy.COPY),  # payment lines: dicts never changed once made
-        phase=field(),
-        current=field(),
-        drew=field(),
-        after_kong=field(),
-        last_drawn=field(sees=_drawn_sight, derived=True),
-        last_discard=field(),
-        claim_tile=field(),
-        claim_from=field(),
-        claim=field(Copy.COPY, sees=OWNER),  # each seat sees its own options only
-        gen_active=field(),
-        gen_tile=field(),
-        first_discards=field(),
-    )
-
-    _totals: list[int]
+    _totals: Annotated[list[int], COPY]
     hand_no: int
-    results: list[dict[str, Any]]
-    last_result: dict[str, Any] | None
-    _events: list[Event]
+    results: Annotated[list[dict[str, Any]], COPY]  # one summary per hand, never changed once made
+    last_result: Annotated[dict[str, Any] | None, SHARED]  # replaced at each settlement
+    _events: Annotated[list[Event], COPY]  # events made between actions (the next hand's start)
     _version: int
-    _legal_at: int
-    _legal: dict[Seat, list[Action]]
-    _text_at: int
-    _text: dict[Seat, list[str]]
+    """Bumped by every action: the caches below are valid at their version only."""
+    _legal_at: Annotated[int, cache(-1)]
+    _legal: Annotated[dict[Seat, list[Action]], cache(dict)]
+    _text_at: Annotated[int, cache(-1)]
+    _text: Annotated[dict[Seat, list[str]], cache(dict)]
     dealer: Seat
     dice: tuple[int, int]
-    wall: list[Tile]
+    wall: Annotated[list[Tile], cards(Cards.LIST, sees=HIDDEN, span=("front", "back"))]
     front: int
     back: int
     """The wall is drawn from ``front``; kong replacements come from ``back``; ``wall[front:back]`` is left."""
-    counts: list[list[int]]
-    keys: list[list[int]]
-    melds: list[list[Meld]]
-    discards: list[list[Tile]]
-    locks: list[set[Tile]]
-    lock_all: list[bool]
-    hand_lines: list[dict[str, Any]]
+    counts: Annotated[list[list[int]], cards(Cards.COUNTS, per_seat=True, sees=OWNER)]
+    keys: Annotated[list[list[int]], field(Copy.EACH, per_seat=True, sees=OWNER, derived=True)]
+    """Per seat, one base-5 key per suit of its concealed tiles (see :mod:`.tables`)."""
+    melds: Annotated[list[list[Meld]], EACH]
+    discards: Annotated[list[list[Tile]], EACH]
+    locks: Annotated[list[set[Tile]], field(Copy.EACH, per_seat=True, sees=OWNER)]
+    lock_all: Annotated[list[bool], field(Copy.COPY, per_seat=True, sees=OWNER)]
+    hand_lines: Annotated[list[dict[str, Any]], COPY]  # payment lines, never changed once made
     phase: Phase
     current: Seat
     drew: bool
     after_kong: bool
-    last_drawn: Tile | None
+    last_drawn: Annotated[Tile | None, field(sees=_drawn_sight, derived=True)]
     last_discard: tuple[Seat, Tile] | None
     claim_tile: Tile
     claim_from: Seat
-    claim: ClaimWindow
+    claim: Annotated[ClaimWindow, field(Copy.COPY, sees=OWNER)]  # each seat sees its own options only
     gen_active: bool
     gen_tile: Tile
     first_discards: int

@@ -9,11 +9,11 @@ covered hand compared at settlement); and, at settlement, each player the banker
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
 from paiju.core.cards import Card
 from paiju.core.game import Game
-from paiju.core.state import HIDDEN, Cards, Copy, State, cache, cards, field
+from paiju.core.state import COPY, HIDDEN, SHARED, Cards, Copy, cache, cards, field
 from paiju.core.terms import OMNISCIENT
 
 from .config import ShuiyuConfig
@@ -48,60 +48,35 @@ def _response_sight(game: ShuiyuState, viewer: int, seat: int) -> bool:
 
 
 class ShuiyuState(Game[ShuiyuConfig]):
-    """The fields of a 水鱼 match and the questions both the engine and the view ask of them."""
-
-    state = State(
-        n=field(),
-        table_rules=field(),  # frozen: the drinking table of the config
-        _rules=field(),  # the config as a dict, shared by every view (views are read-only)
-        banker=field(),
-        rounds_played=field(),
-        total=field(Copy.COPY),
-        drinks=field(Copy.COPY),
-        last_result=field(),  # replaced at each settlement, never changed in place
-        prev=field(),  # the last round as settled: replaced, never changed in place
-        _prev_views=cache(dict),  # ``last_round`` per viewer, rebuilt on demand
-        phase=field(),
-        pending=field(Copy.COPY),
-        hands=cards(Cards.LIST, per_seat=True, sees=_hand_sight),
-        stock=cards(Cards.LIST, sees=HIDDEN),
-        kinds=field(Copy.COPY, per_seat=True, sees=_hand_sight, derived=True),
-        arr=field(Copy.COPY, per_seat=True, sees=_hand_sight, derived=True),
-        _split_options=field(Copy.COPY, per_seat=True, derived=True),  # each seat's splits, built when first asked
-        calls=field(Copy.COPY, per_seat=True, sees=_call_sight),
-        answers=field(Copy.COPY, per_seat=True),
-        responses=field(Copy.COPY, per_seat=True, sees=_response_sight),
-        calls_public=field(),
-        responses_public=field(),
-        public=field(Copy.COPY, per_seat=True),
-        seen=field(Copy.COPY, per_seat=True),
-    )
+    """The fields of a 水鱼 match (each declared once, see :mod:`paiju.core.state`) and the questions both the
+    engine and the view ask of them."""
 
     n: int
     table_rules: Table
-    _rules: dict[str, Any]
+    _rules: Annotated[dict[str, Any], SHARED]  # the config as a dict, shared by every view (views are read-only)
     banker: int
     rounds_played: int
-    total: list[float]
-    drinks: list[int]
-    last_result: dict[str, Any] | None
-    prev: dict[str, Any] | None
-    _prev_views: dict[int, dict[str, Any]]
+    total: Annotated[list[float], COPY]
+    drinks: Annotated[list[int], COPY]
+    last_result: Annotated[dict[str, Any] | None, SHARED]  # replaced at each settlement, never changed in place
+    prev: Annotated[dict[str, Any] | None, SHARED]  # the last round as settled: replaced, never changed in place
+    _prev_views: Annotated[dict[int, dict[str, Any]], cache(dict)]  # ``last_round`` per viewer, made on demand
     phase: Phase
-    pending: list[int]
-    hands: list[list[Card]]
-    stock: list[Card]
-    kinds: list[Kind]
-    arr: list[Arrangement | None]
-    _split_options: list[dict[str, Arrangement] | None]
-    calls: list[str | None]
-    answers: list[str | None]
-    responses: list[str | None]
+    pending: Annotated[list[int], COPY]
+    hands: Annotated[list[list[Card]], cards(Cards.LIST, per_seat=True, sees=_hand_sight)]
+    stock: Annotated[list[Card], cards(Cards.LIST, sees=HIDDEN)]
+    kinds: Annotated[list[Kind], field(Copy.COPY, per_seat=True, sees=_hand_sight, derived=True)]
+    arr: Annotated[list[Arrangement | None], field(Copy.COPY, per_seat=True, sees=_hand_sight, derived=True)]
+    _split_options: Annotated[list[dict[str, Arrangement] | None], field(Copy.COPY, per_seat=True, derived=True)]
+    """Each seat's splits by action, made when first asked for (a dict is never changed once made)."""
+    calls: Annotated[list[str | None], field(Copy.COPY, per_seat=True, sees=_call_sight)]
+    answers: Annotated[list[str | None], COPY]
+    responses: Annotated[list[str | None], field(Copy.COPY, per_seat=True, sees=_response_sight)]
     calls_public: bool
     responses_public: bool
-    public: list[bool]
+    public: Annotated[list[bool], COPY]
     """Face up for everyone."""
-    seen: list[int]
+    seen: Annotated[list[int], COPY]
     """Bit v set: seat v may see this seat's hand (besides the seat itself and public hands)."""
 
     @property
