@@ -52,7 +52,7 @@ def games() -> None:
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="shuiyu | huashui | shengji | weimaque")],
+    game: Annotated[str, typer.Argument(help="a registered game (`paiju games` lists them)")],
     seat: Annotated[int, typer.Option(help="your seat")] = 0,
     seed: Annotated[int | None, typer.Option(help="deal seed (random if omitted)")] = None,
     bots: Annotated[str, typer.Option(help="bot kind for the other seats")] = "best",
