@@ -17,12 +17,12 @@ import os
 import random
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-from io import BytesIO
 from pathlib import Path
 from typing import Any
+
+from revision import export_src
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("shuiyu", "huashui", "shengji", "weimaque")
@@ -103,14 +103,6 @@ class Side:
         self.proc.wait(10)
 
 
-def export(rev: str, into: Path) -> Path:
-    """``src/`` of git revision ``rev`` under ``into``."""
-    data = subprocess.run(["git", "archive", rev, "src"], cwd=ROOT, check=True, capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", help="git revision to compare with (e.g. main)")
@@ -124,7 +116,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         sides = [Side("this tree", ROOT / "src")]
         if args.against:
-            sides.append(Side(args.against, export(args.against, Path(tmp))))
+            sides.append(Side(args.against, export_src(args.against, Path(tmp))))
         rows: dict[str, Any] = {}
         for name in GAMES:
             for op in OPS:

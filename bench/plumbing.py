@@ -17,11 +17,10 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import subprocess
-import tarfile
 import tempfile
-from io import BytesIO
 from pathlib import Path
+
+from revision import export_src
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("shuiyu", "huashui", "shengji", "weimaque")
@@ -95,13 +94,6 @@ def measure(src: Path, game: str) -> dict[str, int]:
     return counts
 
 
-def export(rev: str, into: Path) -> Path:
-    data = subprocess.run(["git", "archive", rev, "src"], cwd=ROOT, check=True, capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
-
-
 def table(rows: dict[str, dict[str, int]]) -> str:
     cols = [*CATEGORIES, "plumbing", "engine.py", "view.py", "cli.py"]
     out = [f"{'game':<10}" + "".join(f"{c:>12}" for c in cols)]
@@ -118,7 +110,7 @@ def main() -> None:
     result: dict[str, dict[str, dict[str, int]]] = {"this tree": {g: measure(ROOT / "src", g) for g in GAMES}}
     if args.against:
         with tempfile.TemporaryDirectory() as tmp:
-            src = export(args.against, Path(tmp))
+            src = export_src(args.against, Path(tmp))
             result[args.against] = {g: measure(src, g) for g in GAMES}
     if args.json:
         print(json.dumps(result, indent=1))

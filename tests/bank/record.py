@@ -20,16 +20,17 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
-from io import BytesIO
 from pathlib import Path
 from typing import Any
 
 TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
-if str(TESTS) not in sys.path:
-    sys.path.insert(0, str(TESTS))
+for _path in (TESTS, ROOT / "bench"):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from revision import export_src  # noqa: E402
 
 from bank import (  # noqa: E402
     BankRecord,
@@ -67,13 +68,6 @@ def refresh(game: str, recipe: Recipe, stored: BankRecord | None, regenerate: bo
     fresh = BankRecord(stored.name, stored.config, stored.seed, stored.actions, steps, stored.deal)
     diff = compare(game, stored, steps)
     return fresh, "unchanged" if diff is None else diff.describe(game), diff
-
-
-def export(rev: str, into: Path) -> Path:
-    data = subprocess.run(["git", "archive", rev, "src"], cwd=ROOT, check=True, capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into / "src"
 
 
 def observed(game: str, rec: BankRecord, step: int) -> dict[str, Any]:
@@ -149,7 +143,7 @@ def main() -> None:
         return
     changed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        old_src = export(args.against, Path(tmp)) if args.against else None
+        old_src = export_src(args.against, Path(tmp)) if args.against else None
         for game in args.game or GAMES:
             stored = {r.name: r for r in load(game)}
             fresh: list[BankRecord] = []

@@ -10,15 +10,16 @@ it broadcasts (``Game.event_text``), never on the engine's hot path.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, Protocol, TypedDict
 
-from .terms import Text, text
+from .terms import Event, Text, View, text
 
 __all__ = [
     "FACE_DOWN",
     "ActionItem",
     "CardStyle",
     "CenterItem",
+    "GameView",
     "GroupBlock",
     "SeatBlock",
     "Select",
@@ -113,3 +114,20 @@ def result_block(title: Text, lines: list[dict[str, Any]], scores: list[Any], **
     """A hand's settlement: ``title``, ``lines`` (each ``{"zh", "en", "points": [per seat]}`` and whatever
     else the game adds), ``scores`` per seat, then the game's own keys."""
     return {"title": title, "lines": lines, "scores": scores, **extra}
+
+
+class GameView(Protocol):
+    """A game's display code — its ``view.py`` module — which the engine names as ``display_code``; the game
+    base then builds views, labels actions, words refusals and events with it.  ``game`` is the game's state."""
+
+    def build(self, game: Any, viewer: int) -> View:
+        """The game's part of ``viewer``'s view, ``table`` (the display block) included."""
+
+    def label(self, game: Any, action: str) -> Text:
+        """An action on a button."""
+
+    def explain(self, game: Any, seat: int, action: str) -> Text | None:
+        """Why ``action`` is refused, by the rule that forbids it; None for the generic reason."""
+
+    def event_text(self, event: Event) -> Text:
+        """One public event in words."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from .config import RulesConfig
-from .display import ActionItem
+from .display import ActionItem, GameView
 from .errors import GameOverError, IllegalActionError, NotYourTurnError
 from .state import Copy, State, hidden_part, put_back
 from .state import field as state_field
@@ -96,6 +96,9 @@ class Game(ABC, Generic[C]):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
 
+    display_code: ClassVar[GameView | None] = None
+    """The game's display code (its ``view.py``): views, action labels, refusal reasons and event text come from
+    it.  A game without one overrides ``_view`` (and ``describe``, ``explain``, ``event_text``) itself."""
     declared: ClassVar[State | None] = None
     """The base's fields and the game's, as ``clone`` copies them: made from the class-level annotations of the
     game's classes when the class is made (see :mod:`paiju.core.state`); None for a game that declares none."""
@@ -209,9 +212,11 @@ class Game(ABC, Generic[C]):
     def _apply(self, seat: Seat, action: Action) -> list[Event]:
         """Carry out an action already known to be legal; return public events."""
 
-    @abstractmethod
     def _view(self, viewer: int) -> View:
-        """Game-specific part of the view: exactly what ``viewer`` may see."""
+        """Game-specific part of the view: exactly what ``viewer`` may see (the display code builds it)."""
+        if self.display_code is None:
+            raise NotImplementedError(f"{type(self).__name__} names no display_code and builds no view")
+        return self.display_code.build(self, viewer)
 
     @property
     def finished(self) -> bool:
@@ -250,7 +255,9 @@ class Game(ABC, Generic[C]):
     # ---- words for people ---------------------------------------------------------------------------
     def describe(self, action: Action, lang: str = "zh") -> str:
         """A human label for an action (the CLI and the web client show it on buttons)."""
-        return action
+        if self.display_code is None:
+            return action
+        return self.display_code.label(self, action)["zh" if lang == "zh" else "en"]
 
     def action_item(self, action: Action) -> ActionItem:
         """One action as the card room offers it: the string, its kind (the verb) and its labels."""
@@ -264,11 +271,16 @@ class Game(ABC, Generic[C]):
     def event_text(self, event: Event) -> Text:
         """One public event in words, both languages: the card room attaches it when it broadcasts, the
         terminal prints it; never computed on the engine's hot path.  Games word their own events."""
+        if self.display_code is not None:
+            return self.display_code.event_text(event)
         plain = " ".join(f"{k}={v}" for k, v in event.items())
         return {"zh": plain, "en": plain}
 
     def explain(self, seat: Seat, action: Action) -> Text:
         """Why ``action`` is refused, in both languages; games give rule-specific reasons."""
+        reason = self.display_code.explain(self, seat, action) if self.display_code is not None else None
+        if reason is not None:
+            return reason
         legal = self.legal_actions(seat)
         shown = ", ".join(legal[:12]) + (" …" if len(legal) > 12 else "")
         return {"zh": f"现在不能 {action!r}；可以：{shown}", "en": f"{action!r} is not legal now; legal: {shown}"}

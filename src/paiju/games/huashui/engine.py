@@ -22,9 +22,10 @@ from collections import Counter
 from typing import Any, ClassVar
 
 from paiju.core.claims import ClaimWindow
+from paiju.core.display import GameView
 from paiju.core.errors import NotationError
 from paiju.core.game import Result
-from paiju.core.terms import Action, Event, Seat, Text, View, Window
+from paiju.core.terms import Action, Event, Seat, Text, Window
 
 from . import view
 from .config import HuashuiConfig
@@ -63,6 +64,7 @@ class HuashuiGame(HuashuiState):
     name = "huashui"
     config_class = HuashuiConfig
     display: ClassVar[dict[str, str]] = {"zh": "宁夏滑水麻将", "en": "Ningxia Huashui mahjong"}
+    display_code: ClassVar[GameView] = view  # the view, action labels, refusal reasons, event text
     min_seats = 4
     max_seats = 4
 
@@ -500,19 +502,6 @@ class HuashuiGame(HuashuiState):
         for t in self.wall[self.front:self.back]:
             total[t] += 1
         return Counter({t: n for t, n in enumerate(total) if n})
-
-    # ---- views and words ---------------------------------------------------------------------------
-    def _view(self, viewer: int) -> View:
-        return view.build(self, viewer)
-
-    def describe(self, action: Action, lang: str = "zh") -> str:
-        return view.label(action)["zh" if lang == "zh" else "en"]
-
-    def explain(self, seat: Seat, action: Action) -> Text:
-        return view.explain(self, seat, action) or super().explain(seat, action)
-
-    def event_text(self, event: Event) -> Text:
-        return view.event_text(event)
 
     # ---- resampling: what the declaration cannot say ------------------------------------------------
     def _rederive(self, viewer: int, rng: random.Random) -> None:

@@ -122,7 +122,7 @@ def build(g: HuashuiState, viewer: int) -> View:
 
 
 # ---- actions and refusals -------------------------------------------------------------------------
-def label(action: str) -> Text:
+def label(g: HuashuiState, action: str) -> Text:
     verb, tile = ACTIONS.get(action, ("", -1))
     if verb == HU:
         return text("胡 (win)", "win (hu)")

@@ -35,9 +35,10 @@ from collections import Counter
 from typing import Any, ClassVar, cast
 
 from paiju.core.cards import Card, card_text, parse_cards
+from paiju.core.display import GameView
 from paiju.core.errors import NotationError
 from paiju.core.game import Result
-from paiju.core.terms import Event, Text, View
+from paiju.core.terms import Event
 
 from . import view
 from .config import ShuiyuConfig
@@ -71,6 +72,7 @@ class ShuiyuGame(ShuiyuState):
     name = "shuiyu"
     config_class = ShuiyuConfig
     display: ClassVar[dict[str, str]] = {"zh": "广西水鱼", "en": "Shui Yu (Guangxi)"}
+    display_code: ClassVar[GameView] = view  # the view, action labels, refusal reasons, event text
     min_seats = 2
     max_seats = 13
 
@@ -352,19 +354,6 @@ class ShuiyuGame(ShuiyuState):
             self._split_options[s] = None
             if self.arr[s] is not None:
                 self.arr[s] = max(self._options(s).values(), key=lambda a: sum(keys_of(a)))
-
-    # ---- views and words --------------------------------------------------------------------------
-    def _view(self, viewer: int) -> View:
-        return view.build(self, viewer)
-
-    def describe(self, action: str, lang: str = "zh") -> str:
-        return view.label(action)["zh" if lang == "zh" else "en"]
-
-    def explain(self, seat: int, action: str) -> Text:
-        return view.explain(self, seat, action) or super().explain(seat, action)
-
-    def event_text(self, event: Event) -> Text:
-        return view.event_text(event)
 
     # ---- card-room hooks ------------------------------------------------------------------------
     def timeout_action(self, seat: int) -> str | None:

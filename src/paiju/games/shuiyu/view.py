@@ -144,7 +144,7 @@ def last_round(g: ShuiyuState, viewer: int) -> dict[str, Any] | None:
 
 
 # ---- actions and refusals -------------------------------------------------------------------------
-def label(action: str) -> Text:
+def label(g: ShuiyuState, action: str) -> Text:
     """An action on a button: ``cover`` → 盖牌 / cover; ``kill 2`` → 杀 闲家2 / kill: seat 2."""
     word, _, rest = action.partition(" ")
     if word not in LABELS:
