@@ -1,10 +1,11 @@
 """``clone()`` and ``resample()`` per second for every game, against another revision in the same run.
 
 Each side prepares the same mid-game positions (seeded random play stopped at several depths, every game
-of the registry), then copies them round-robin — ``clone()``, or ``resample(seat, rng)`` for a seat that is
-deciding — for slices of CPU time.  With ``--against REV`` the revision's ``src/`` is taken from git into a
-temporary directory and both sides run as worker processes, slices interleaved (ten each by default), so the
-machine's load falls on both alike; the ratio is this tree's rate over the other's.
+of the registry), then copies them round-robin — ``clone()`` (again and again, as a search copies its root),
+``clone()`` just after the random stream was used (the first copy after a deal), or ``resample(seat, rng)``
+for a seat that is deciding — for slices of CPU time.  With ``--against REV`` the revision's ``src/`` is
+taken from git into a temporary directory and both sides run as worker processes, slices interleaved (ten
+each by default), so the machine's load falls on both alike; the ratio is this tree's rate over the other's.
 
     .venv/bin/python bench/bench_clone.py [--against main] [--seconds 6] [--slices 10]
 """
@@ -26,7 +27,9 @@ from revision import export_src
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("shuiyu", "huashui", "shengji", "weimaque")
-OPS = ("clone", "resample")
+OPS = ("clone", "first-clone", "resample")
+"""``first-clone`` touches the random stream before each copy, as a move that deals would: no snapshot of the
+stream can then be shared with an earlier copy."""
 DEPTHS = (0, 3, 10, 25, 60, 120)
 
 
@@ -61,6 +64,9 @@ def run_slice(games: list[Any], op: str, seconds: float) -> tuple[int, float]:
     while True:
         for game, seat in zip(games, seats, strict=True):
             if op == "clone":
+                game.clone()
+            elif op == "first-clone":
+                game.rng  # noqa: B018 - a use of the stream, as a deal would make
                 game.clone()
             else:
                 game.resample(seat, rng)
