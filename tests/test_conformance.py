@@ -156,3 +156,20 @@ def test_core_needs_only_the_standard_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"core pulled in: {out.stdout.strip()}"
+
+
+def test_the_tiny_test_game_conforms(monkeypatch: pytest.MonkeyPatch) -> None:
+    """比大小 (tests/bidaxiao.py), a whole game in under 100 lines on the shared core, holds to every promise."""
+    from bidaxiao import ENTRY
+
+    from paiju.core import registry
+
+    monkeypatch.setitem(registry.GAMES, ENTRY.name, ENTRY)
+    for seed in range(max(20, int(300 * SCALE))):
+        try:
+            play_one(ENTRY.name, seed, check_every=1)
+        except (AssertionError, ActionError) as e:
+            raise AssertionError(f"{ENTRY.name} seed {seed}: {e}") from e
+    cls = get_game(ENTRY.name)
+    game, rng = cls.new(cls.config_class(), 1), random.Random(1)
+    assert any(game.resample(0, rng).view(1) != game.view(1) for _ in range(20)), "resample must move seat 1's card"

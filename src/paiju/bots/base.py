@@ -6,13 +6,12 @@ actions; it never touches the game object, so it cannot see what its seat cannot
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from paiju.core.game import Action, Event, Game, View
-from paiju.core.registry import get_game
+from paiju.core.registry import entry
 
 
 class Bot(Protocol):
@@ -37,11 +36,9 @@ BotFactory = Callable[[int], Bot]
 
 
 def _game_bots(game: str) -> dict[str, BotFactory]:
-    """Each game module lists its bots in ``BOTS``; ``random`` is always there."""
-    cls = get_game(game)
-    module = importlib.import_module(cls.__module__.rsplit(".", 1)[0] + ".bots")
+    """The bots the game's registry entry names, strongest first; ``random`` is always there."""
     bots: dict[str, BotFactory] = {"random": RandomBot}
-    bots.update(getattr(module, "BOTS", {}))
+    bots.update(entry(game).bot_factories())
     return bots
 
 

@@ -52,7 +52,7 @@ def games() -> None:
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="shuiyu | huashui | shengji | weimaque")],
+    game: Annotated[str, typer.Argument(help="a registered game (`paiju games` lists them)")],
     seat: Annotated[int, typer.Option(help="your seat")] = 0,
     seed: Annotated[int | None, typer.Option(help="deal seed (random if omitted)")] = None,
     bots: Annotated[str, typer.Option(help="bot kind for the other seats")] = "best",
@@ -70,10 +70,9 @@ def play(
     seed = seed if seed is not None else int(time.time() * 1000) % 2**31
     g = cls.new(cfg, seed)
     human: int | None = None if watch else seat
-    watcher = getattr(g, "watcher_seat", None)
     bot_seats = {s: get_bot(game, bots, seed + s) for s in range(g.num_seats) if s != human}
     try:
-        play_terminal(g, human, bot_seats, lang=lang, watch=watcher if callable(watcher) else None, delay=delay)
+        play_terminal(g, human, bot_seats, lang=lang, watch=g.watch_seat, delay=delay)
     except (KeyboardInterrupt, EOFError):
         err.print("\n再见 bye")
     if save is not None:

@@ -1,11 +1,9 @@
-"""Playing a game in the terminal: the generic loop, with each game's ``cli.render`` drawing the table."""
+"""Playing a game in the terminal: the generic loop, drawing every table with the shared renderer."""
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Callable, Sequence
-from types import ModuleType
 from typing import Any
 
 from rich.console import Console
@@ -13,32 +11,30 @@ from rich.panel import Panel
 from rich.prompt import Prompt
 
 from paiju.bots import Bot
-from paiju.core import SPECTATOR, ActionError, Event, Game, View
+from paiju.core import SPECTATOR, ActionError, Event, Game, Terminal, View
+from paiju.core.registry import entry
+from paiju.core.terms import text as label
+
+from .render import render_table
 
 
-def game_cli(game: Game[Any]) -> ModuleType | None:
-    """The game's own terminal hooks (``render`` and optionally ``parse_input``), if it has them."""
-    try:
-        return importlib.import_module(type(game).__module__.rsplit(".", 1)[0] + ".cli")
-    except ModuleNotFoundError:
-        return None
+def game_cli(game: Game[Any]) -> Terminal:
+    """The game's own terminal hooks, as its registry entry names them."""
+    return entry(game.name).terminal_hooks()
 
 
-def render_view(game: Game[Any], view: View, lang: str) -> Any:
+def render_view(game: Game[Any], view: View, lang: str) -> str:
     hooks = game_cli(game)
-    if hooks is not None and hasattr(hooks, "render"):
+    if hooks.render is not None:
         return hooks.render(view, lang)
-    import json
-
-    return json.dumps(view, ensure_ascii=False, indent=1)
+    return render_table(view, lang, hooks, label(game.display.get("zh", game.name), game.display.get("en", "")))
 
 
 def format_event(game: Game[Any], event: Event, lang: str) -> str:
     hooks = game_cli(game)
-    if hooks is not None and hasattr(hooks, "format_event"):
-        text: str = hooks.format_event(event, lang)
-        return text
-    return " ".join(f"{k}={v}" for k, v in event.items())
+    if hooks.format_event is not None:
+        return hooks.format_event(event, lang)
+    return game.event_text(event)["zh" if lang == "zh" else "en"]
 
 
 def choose_action(
@@ -60,7 +56,7 @@ def choose_action(
             raise KeyboardInterrupt
         if text.isdigit() and 1 <= int(text) <= min(len(legal), 40):
             return legal[int(text) - 1]
-        if hooks is not None and hasattr(hooks, "parse_input"):
+        if hooks.parse_input is not None:
             parsed = hooks.parse_input(text, legal)
             if parsed is not None:
                 return str(parsed)

@@ -1,6 +1,9 @@
-"""The game core: notation, the Game protocol, errors and the registry.  Standard library only."""
+"""The game core: notation, the Game protocol, declared state, the display block, the claim window, errors
+and the registry.  Standard library only."""
 
+from .claims import ClaimWindow
 from .config import RulesConfig, option
+from .display import ActionItem, TableBlock
 from .errors import (
     ActionError,
     ConfigError,
@@ -11,17 +14,23 @@ from .errors import (
     PaijuError,
     UnknownGameError,
 )
-from .game import OMNISCIENT, SPECTATOR, Action, Event, Game, Record, Result, Seat, View, Window
-from .registry import game_names, get_game, replay
+from .game import Game, Record, Result
+from .registry import GameEntry, Terminal, game_names, get_game, register, replay, unregister
+from .state import State
+from .terms import MATCH_OVER, OMNISCIENT, SPECTATOR, Action, Event, Seat, Text, View, Window, text
 
 __all__ = [
+    "MATCH_OVER",
     "OMNISCIENT",
     "SPECTATOR",
     "Action",
     "ActionError",
+    "ActionItem",
+    "ClaimWindow",
     "ConfigError",
     "Event",
     "Game",
+    "GameEntry",
     "GameOverError",
     "IllegalActionError",
     "NotYourTurnError",
@@ -31,11 +40,18 @@ __all__ = [
     "Result",
     "RulesConfig",
     "Seat",
+    "State",
+    "TableBlock",
+    "Terminal",
+    "Text",
     "UnknownGameError",
     "View",
     "Window",
     "game_names",
     "get_game",
     "option",
+    "register",
     "replay",
+    "text",
+    "unregister",
 ]

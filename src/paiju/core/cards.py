@@ -16,7 +16,10 @@ Card = int
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "C", "D")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+"""The one suit-symbol table: the terminal, the games' labels and typed input all use it."""
 SUIT_ZH = {"S": "黑桃", "H": "红桃", "C": "梅花", "D": "方块"}
+SUIT_EN = ("spades", "hearts", "clubs", "diamonds")
+"""In the order of ``SUITS``."""
 SMALL_JOKER: Card = 52
 BIG_JOKER: Card = 53
 NUM_KINDS = 54

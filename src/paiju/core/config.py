@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from .errors import ConfigError
+from .terms import Window
 
 
 def option(
@@ -26,13 +27,16 @@ def option(
     min: float | None = None,
     max: float | None = None,
     labels: Mapping[Any, tuple[str, str]] | None = None,
+    window: Window | None = None,
 ) -> Any:
     """Declare one rule option with its label and bounds (used by validation and by the lobby form).
 
     ``labels`` names each choice for people, ``{value: (zh, en)}``, so a form need not show raw values.
+    ``window`` marks an option that sets a decision window's length in seconds (滑水's ``claim_seconds``): the
+    card room finds it by :meth:`RulesConfig.window_option`, never by the option's name.
     """
     meta = {"zh": zh, "en": en, "choices": tuple(choices) if choices is not None else None,
-            "min": min, "max": max, "labels": dict(labels) if labels is not None else None}
+            "min": min, "max": max, "labels": dict(labels) if labels is not None else None, "window": window}
     if isinstance(default, list | dict):
         raise TypeError("option defaults must be immutable (use a tuple)")
     return dataclasses.field(default=default, metadata=meta)
@@ -142,6 +146,16 @@ class RulesConfig:
         return dataclasses.replace(self, **changes)
 
     @classmethod
+    def window_option(cls, window: Window) -> str | None:
+        """The name of the option that sets ``window``'s length in seconds, if the rules have one."""
+        return next((f.name for f in dataclasses.fields(cls) if f.metadata.get("window") == window), None)
+
+    def window_seconds(self, window: Window) -> float | None:
+        """The length these rules give ``window``, in seconds; None when the rules leave it to the table."""
+        name = self.window_option(window)
+        return None if name is None else float(getattr(self, name))
+
+    @classmethod
     def schema(cls) -> list[dict[str, Any]]:
         """Each option's name, type, default, labels and bounds: what a create-table form needs."""
         hints = typing.get_type_hints(cls)
@@ -155,7 +169,7 @@ class RulesConfig:
             choices = (list(f.metadata["choices"]) if f.metadata.get("choices") is not None
                        else (list(typing.get_args(hint)) if kind == "choice" else None))
             labels = f.metadata.get("labels")
-            rows.append({
+            row: dict[str, Any] = {
                 "name": f.name,
                 "type": kind,
                 "default": list(default) if isinstance(default, tuple) else default,
@@ -166,5 +180,8 @@ class RulesConfig:
                                   for c in choices] if (labels and choices) else None,
                 "min": f.metadata.get("min"),
                 "max": f.metadata.get("max"),
-            })
+            }
+            if f.metadata.get("window") is not None:
+                row["window"] = str(f.metadata["window"])  # which decision window this option times
+            rows.append(row)
         return rows

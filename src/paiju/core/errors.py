@@ -16,14 +16,22 @@ class ConfigError(PaijuError, ValueError):
 
 
 class ActionError(PaijuError, ValueError):
-    """An action was refused; the game is untouched.  ``code`` is stable for clients."""
+    """An action was refused; the game is untouched.  ``code`` is stable for clients; the message is English
+    and ``zh`` says the same in Chinese (both: ``text``)."""
 
     code = "illegal"
 
-    def __init__(self, message: str, *, seat: int | None = None, action: str | None = None) -> None:
+    def __init__(self, message: str, *, seat: int | None = None, action: str | None = None,
+                 zh: str | None = None) -> None:
         super().__init__(message)
         self.seat = seat
         self.action = action
+        self.zh = zh if zh is not None else message
+
+    @property
+    def text(self) -> dict[str, str]:
+        """The reason in both languages: ``{"zh": ..., "en": ...}``."""
+        return {"zh": self.zh, "en": str(self)}
 
 
 class IllegalActionError(ActionError):

@@ -15,31 +15,24 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from .config import RulesConfig
+from .display import ActionItem, GameView
 from .errors import GameOverError, IllegalActionError, NotYourTurnError
+from .state import Copy, State, hidden_part, put_back
+from .state import field as state_field
+from .terms import MATCH_OVER, OMNISCIENT, SPECTATOR, Action, Event, Seat, Text, View, Window
 
-Seat = int
-Action = str
-Event = dict[str, Any]
-View = dict[str, Any]
-
-SPECTATOR: int = -1
-"""Viewer id of a spectator: the public view."""
-OMNISCIENT: int = -2
-"""Viewer id that sees everything: tests, finished-game replays and admin tools only."""
+__all__ = ["MATCH_OVER", "OMNISCIENT", "SPECTATOR", "Action", "Event", "Game", "Record", "Result", "Seat", "View",
+           "Window"]
 
 C = TypeVar("C", bound=RulesConfig)
 
-
-class Window(StrEnum):
-    """Which decision window applies: the card room times claims and ordinary turns differently."""
-
-    TURN = "turn"
-    CLAIM = "claim"
+RESAMPLE_TRIES = 1000
+"""Deals a resample tries before it keeps the last one when the game's ``_resample_ok`` keeps refusing."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +83,10 @@ class Record:
 class Game(ABC, Generic[C]):
     """Base of every game: bookkeeping here, rules in the subclass hooks.
 
-    Subclasses set ``name``, ``config_class`` and ``display`` and implement the abstract hooks.  The base
-    checks every action before the subclass sees it, so a refused action changes nothing.
+    Subclasses set ``name``, ``config_class`` and ``display``, declare their state as annotated fields (see
+    :mod:`paiju.core.state`) and implement the abstract hooks.  The base checks every action before the
+    subclass sees it, so a refused action changes nothing; it copies and resamples from the declared state.
+    A game that declares no state writes its own ``clone`` and ``resample`` (the base supports both).
     """
 
     name: ClassVar[str]
@@ -101,6 +96,32 @@ class Game(ABC, Generic[C]):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
 
+    display_code: ClassVar[GameView | None] = None
+    """The game's display code (its ``view.py``): views, action labels, refusal reasons and event text come from
+    it.  A game without one overrides ``_view`` (and ``describe``, ``explain``, ``event_text``) itself."""
+    declared: ClassVar[State | None] = None
+    """The base's fields and the game's, as ``clone`` copies them: made from the class-level annotations of the
+    game's classes when the class is made (see :mod:`paiju.core.state`); None for a game that declares none."""
+    _copy_fields: ClassVar[Callable[[Any], Any] | None] = None
+
+    BASE_STATE: ClassVar[State] = State(
+        config=state_field(),  # frozen
+        seed=state_field(),
+        deal=state_field(),  # the first deal's JSON, never changed
+        history=state_field(Copy.COPY),
+    )
+    """The base's fields; the random stream (``_rng``) is copied by :meth:`clone` itself, lazily."""
+
+    phase: Any
+    """Every game's phase; the value :data:`MATCH_OVER` ends the match (games set it in ``_setup``)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = State.of(cls, Game)
+        if own:
+            cls.declared = Game.BASE_STATE | own
+            cls._copy_fields = cls.declared.compile_clone()
+
     def __init__(self, config: C, seed: int, deal: Any = None) -> None:
         self.config: C = config
         self.seed = seed
@@ -108,6 +129,40 @@ class Game(ABC, Generic[C]):
         self.rng = random.Random(seed)
         self.history: list[tuple[Seat, Action]] = []
         self._setup(deal)
+
+    # ---- the random stream, copied lazily ------------------------------------------------------------
+    _rng: random.Random | None
+    _rng_from: tuple[Any, ...] | int | None
+    """Where a copy's stream starts, until it is first used: a state of the original's (a clone) or a seed (a
+    resample).  While ``_rng`` is live, a state here is a snapshot still valid (taken by a clone since the last
+    use), which the next clone shares instead of asking the stream again."""
+
+    @property
+    def rng(self) -> random.Random:
+        """The match's one random stream: every deal draws from it.  A copy gets its own on first use."""
+        r = self._rng
+        if r is None:
+            src = self._rng_from
+            if isinstance(src, int):
+                r = random.Random(src)
+            else:
+                r = random.Random.__new__(random.Random)
+                r.setstate(src)  # type: ignore[arg-type]
+            self._rng = r
+        self._rng_from = None  # whoever asked may draw: a snapshot would be stale
+        return r
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+        self._rng_from = None
+
+    def _rng_state(self) -> tuple[Any, ...] | int:
+        src = self._rng_from
+        if src is None:
+            assert self._rng is not None
+            src = self._rng_from = self._rng.getstate()
+        return src
 
     # ---- construction ------------------------------------------------------------------------------
     @classmethod
@@ -157,17 +212,20 @@ class Game(ABC, Generic[C]):
     def _apply(self, seat: Seat, action: Action) -> list[Event]:
         """Carry out an action already known to be legal; return public events."""
 
-    @abstractmethod
     def _view(self, viewer: int) -> View:
-        """Game-specific part of the view: exactly what ``viewer`` may see."""
+        """Game-specific part of the view: exactly what ``viewer`` may see (the display code builds it)."""
+        if self.display_code is None:
+            raise NotImplementedError(f"{type(self).__name__} names no display_code and builds no view")
+        return self.display_code.build(self, viewer)
 
     @property
-    @abstractmethod
-    def finished(self) -> bool: ...
+    def finished(self) -> bool:
+        """The match is over: its phase is :data:`MATCH_OVER`."""
+        return bool(self.phase == MATCH_OVER)
 
-    @abstractmethod
     def result(self) -> Result | None:
-        """Final result once finished, else None."""
+        """Final result once finished, else None: by default the totals; games add their own detail."""
+        return Result(self.totals()) if self.finished else None
 
     @abstractmethod
     def totals(self) -> tuple[float, ...]:
@@ -176,18 +234,6 @@ class Game(ABC, Generic[C]):
     @abstractmethod
     def inventory(self) -> Counter[Any]:
         """Every card/tile in the game, wherever it lies: must stay the same multiset throughout."""
-
-    @abstractmethod
-    def clone(self) -> Self:
-        """A cheap independent copy (no deepcopy on hot paths)."""
-
-    @abstractmethod
-    def resample(self, viewer: int, rng: random.Random) -> Self:
-        """A copy in which everything ``viewer`` cannot see is reshuffled among the places it cannot see.
-
-        Sizes are kept and ``resample(v).view(v) == view(v)``: the leak test relies on it, and bots use it
-        for determinized search.  The copy need not be reachable by the recorded actions.
-        """
 
     def window(self, seat: Seat) -> Window:
         """Which decision window applies to ``seat`` now."""
@@ -201,30 +247,65 @@ class Game(ABC, Generic[C]):
         """Deciding seats everyone may know about.  Claim windows must not reveal who *could* claim."""
         return self.to_move()
 
+    def watch_seat(self) -> int:
+        """Where a person who only watches sits: ``SPECTATOR``, or a seat that plays no card but sees more
+        (偎麻雀's 守醒)."""
+        return SPECTATOR
+
+    # ---- words for people ---------------------------------------------------------------------------
     def describe(self, action: Action, lang: str = "zh") -> str:
         """A human label for an action (the CLI and the web client show it on buttons)."""
-        return action
+        if self.display_code is None:
+            return action
+        return self.display_code.label(self, action)["zh" if lang == "zh" else "en"]
+
+    def action_item(self, action: Action) -> ActionItem:
+        """One action as the card room offers it: the string, its kind (the verb) and its labels."""
+        return {"action": action, "kind": action.partition(" ")[0], "zh": self.describe(action, "zh"),
+                "en": self.describe(action, "en")}
+
+    def legal_items(self, seat: Seat) -> list[ActionItem]:
+        """``seat``'s legal actions as the card room offers them (strings stay the actions themselves)."""
+        return [self.action_item(a) for a in self.legal_actions(seat)]
+
+    def event_text(self, event: Event) -> Text:
+        """One public event in words, both languages: the card room attaches it when it broadcasts, the
+        terminal prints it; never computed on the engine's hot path.  Games word their own events."""
+        if self.display_code is not None:
+            return self.display_code.event_text(event)
+        plain = " ".join(f"{k}={v}" for k, v in event.items())
+        return {"zh": plain, "en": plain}
+
+    def explain(self, seat: Seat, action: Action) -> Text:
+        """Why ``action`` is refused, in both languages; games give rule-specific reasons."""
+        reason = self.display_code.explain(self, seat, action) if self.display_code is not None else None
+        if reason is not None:
+            return reason
+        legal = self.legal_actions(seat)
+        shown = ", ".join(legal[:12]) + (" …" if len(legal) > 12 else "")
+        return {"zh": f"现在不能 {action!r}；可以：{shown}", "en": f"{action!r} is not legal now; legal: {shown}"}
+
+    def why_illegal(self, seat: Seat, action: Action) -> str:
+        """The reason in English (the error's message); see :meth:`explain`."""
+        return self.explain(seat, action)["en"]
 
     # ---- bookkeeping done once for every game ------------------------------------------------------
     def apply(self, seat: Seat, action: Action) -> list[Event]:
         """Apply ``seat``'s ``action``; on any refusal raise a typed error and change nothing."""
         if self.finished:
-            raise GameOverError("the game is over", seat=seat, action=action)
+            raise GameOverError("the game is over", seat=seat, action=action, zh="牌局已经结束")
         if not isinstance(action, str):
-            raise IllegalActionError(f"an action is a string, not {type(action).__name__}", seat=seat)
+            raise IllegalActionError(f"an action is a string, not {type(action).__name__}", seat=seat,
+                                     zh="动作必须是一段文字")
         if seat not in self.to_move():
-            raise NotYourTurnError(f"seat {seat} has no decision to make now", seat=seat, action=action)
+            raise NotYourTurnError(f"seat {seat} has no decision to make now", seat=seat, action=action,
+                                   zh=f"座位{seat}现在不用行动")
         if not self.is_legal(seat, action):
-            raise IllegalActionError(self.why_illegal(seat, action), seat=seat, action=action)
+            raise IllegalActionError(self.why_illegal(seat, action), seat=seat, action=action,
+                                     zh=self.explain(seat, action)["zh"])
         events = self._apply(seat, action)
         self.history.append((seat, action))
         return events
-
-    def why_illegal(self, seat: Seat, action: Action) -> str:
-        """A reason a person can act on; games override for rule-specific messages."""
-        legal = self.legal_actions(seat)
-        shown = ", ".join(legal[:12]) + (" …" if len(legal) > 12 else "")
-        return f"{action!r} is not legal now; legal: {shown}"
 
     def view(self, viewer: int) -> View:
         """What ``viewer`` (a seat, SPECTATOR or OMNISCIENT) may see, as a JSON-able dict."""
@@ -240,3 +321,80 @@ class Game(ABC, Generic[C]):
         }
         base.update(self._view(viewer))
         return base
+
+    # ---- copies, from the declared state ------------------------------------------------------------
+    def sees(self, field: str, viewer: int, seat: int = -1) -> bool:
+        """May ``viewer`` see ``field`` (``seat``'s entry of a per-seat field)?  As the state declares."""
+        if viewer == OMNISCIENT:
+            return True
+        declared = type(self).declared
+        assert declared is not None, f"{type(self).__name__} declares no state"
+        return declared.fields[field].sees(self, viewer, seat)
+
+    def undeclared(self) -> set[str]:
+        """Attributes a copy would not take because the state does not declare them (tests keep this empty)."""
+        declared = type(self).declared
+        names = set(declared.fields) if declared is not None else set()
+        return set(vars(self)) - names - {"_rng", "_rng_from"}
+
+    def clone(self) -> Self:
+        """A cheap independent copy: every declared field as declared, the random stream copied on first use."""
+        copy_fields = type(self)._copy_fields
+        if copy_fields is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no state: declare its fields or write clone()")
+        g: Self = copy_fields(self)
+        g._rng = None
+        g._rng_from = self._rng_state()
+        return g
+
+    def resample(self, viewer: int, rng: random.Random) -> Self:
+        """A copy in which everything ``viewer`` cannot see is dealt afresh from ``rng``.
+
+        Every card in a declared card field that ``viewer`` may not see goes into one pool, which is shuffled
+        and dealt back into the same places in the same numbers; the match's random stream (hidden from every
+        seat) is reseeded from ``rng``; then the game re-derives what follows from the cards (``_rederive``).
+        Sizes are kept and ``resample(v).view(v) == view(v)``: the leak test relies on it, and bots use it for
+        determinized search.  The copy need not be reachable by the recorded actions.
+        """
+        g = self.clone()
+        if viewer == OMNISCIENT:
+            return g
+        g._rng_from = rng.getrandbits(63)
+        declared = type(self).declared
+        assert declared is not None
+        spots: list[tuple[str, Any, int, int]] = []
+        pool: list[int] = []
+        for name, f in declared.card_fields:
+            for seat in (range(self.num_seats) if f.per_seat else (-1,)):
+                if not f.sees(self, viewer, seat):
+                    part = hidden_part(g, name, f, seat)
+                    spots.append((name, f, seat, len(part)))
+                    pool.extend(part)
+        pool += g._resample_gather(viewer)
+        for _ in range(RESAMPLE_TRIES):
+            rng.shuffle(pool)
+            rest = g._resample_place(viewer, pool, rng)
+            at = 0
+            for name, f, seat, size in spots:
+                put_back(g, name, f, seat, rest[at:at + size])
+                at += size
+            if g._resample_ok(viewer):
+                break
+        g._rederive(viewer, rng)
+        return g
+
+    def _resample_gather(self, viewer: int) -> list[int]:
+        """Hidden cards kept outside the declared card fields (偎麻雀's face-down 煨): they join the pool."""
+        return []
+
+    def _resample_place(self, viewer: int, pool: list[int], rng: random.Random) -> list[int]:
+        """Deal the game's own hidden places from the shuffled ``pool`` first (as many cards as it gathered);
+        return the rest, which go back into the declared card fields."""
+        return pool
+
+    def _resample_ok(self, viewer: int) -> bool:
+        """May a resample keep this deal?  Games refuse deals the viewer knows cannot be (say why)."""
+        return True
+
+    def _rederive(self, viewer: int, rng: random.Random) -> None:
+        """After a resample dealt new cards: recompute what follows from them (fields declared ``derived``)."""

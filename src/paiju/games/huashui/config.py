@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from paiju.core.config import RulesConfig, option
+from paiju.core.terms import Window
 
 
 @dataclass(frozen=True)
@@ -30,4 +31,5 @@ class HuashuiConfig(RulesConfig):
     pass_lock: str = option("same_tile", zh="过胡锁定 (特殊规则4)", en="pass lock after declining a win",
                             choices=("same_tile", "any_tile", "off"))
     draw_keeps_payments: bool = option(False, zh="流局保留杠分/跟庄", en="a drawn hand keeps kong and follow payments")
-    claim_seconds: int = option(10, zh="胡牌决定时间 (秒)", en="decision window for a win, seconds", min=1, max=120)
+    claim_seconds: int = option(10, zh="胡牌决定时间 (秒)", en="decision window for a win, seconds", min=1, max=120,
+                                window=Window.CLAIM)

@@ -19,16 +19,20 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from paiju.core.errors import NotationError
 
+from .config import HuashuiConfig
 from .tables import is_even_keys, is_standard_keys, keys_of, shanten
 from .tiles import NUM_KINDS, Tile, counts_of, parse_meld, parse_tiles, tile_text
 
 HandLike = str | Iterable[Tile]
 MeldLike = str | tuple[Tile, int]
 
-__all__ = ["break_wall", "deal_hands", "hand_counts", "is_dui_hu", "is_win", "shanten_of", "tile_text", "waits"]
+__all__ = ["WinKind", "WinPayment", "break_wall", "deal_hands", "dealer_pays_each", "each_other_pays", "hand_counts",
+           "is_dui_hu", "is_win", "one_pays", "shanten_of", "tile_text", "waits", "win_payment"]
 
 
 def hand_counts(concealed: HandLike) -> list[int]:
@@ -134,3 +138,64 @@ def deal_hands(wall: Sequence[Tile], dealer: int) -> tuple[list[list[Tile]], lis
         pos += 1
     hands[dealer].append(wall[pos])
     return hands, list(wall[pos + 1:])
+
+
+# ---- settlement (the page's scoring table) --------------------------------------------------------------
+def each_other_pays(seat: int, amount: int) -> list[int]:
+    """自摸, 暗杠, 过路杠: each of the three others pays ``seat``."""
+    points = [-amount] * 4
+    points[seat] = 3 * amount
+    return points
+
+
+def one_pays(payer: int, payee: int, amount: int) -> list[int]:
+    """点炮, 抢杠, 放杠: one seat pays."""
+    points = [0, 0, 0, 0]
+    points[payer] = -amount
+    points[payee] = amount
+    return points
+
+
+def dealer_pays_each(dealer: int, amount: int) -> list[int]:
+    """跟庄: the dealer pays each of the others."""
+    points = [amount] * 4
+    points[dealer] = -3 * amount
+    return points
+
+
+WinKind = Literal["self", "discard", "rob"]
+"""自摸, 点炮, 抢杠."""
+
+
+@dataclass(frozen=True)
+class WinPayment:
+    """What one win is paid: the base of its kind, the multipliers that apply (in the page's order: 抢杠,
+    对胡, 杠开), the amount per payer, and the points per seat."""
+
+    how: WinKind
+    base: int
+    multipliers: tuple[tuple[str, int], ...]
+    """(``rob`` | ``dui_hu`` | ``kong_draw``, ×n)."""
+    amount: int
+    points: list[int]
+
+
+def win_payment(how: WinKind, winner: int, payer: int, *, dui_hu: bool,
+                kong_draw: bool, config: HuashuiConfig) -> WinPayment:
+    """自摸: each other pays the self-draw price, ×杠开 on a kong's replacement tile; 点炮: the discarder pays
+    the discard price; 抢杠: the kong-maker pays it ×抢杠; a 对胡 hand multiplies either.  At most one special
+    applies in play: 杠开 and 抢杠 both involve a kong, and a hand with a kong (or robbed: all four copies are
+    then out) can never be a 对胡."""
+    multipliers: list[tuple[str, int]] = []
+    if how == "rob":
+        multipliers.append(("rob", config.robbing_multiplier))
+    if dui_hu:
+        multipliers.append(("dui_hu", config.dui_hu_multiplier))
+    if how == "self" and kong_draw:
+        multipliers.append(("kong_draw", config.kong_draw_multiplier))
+    base = config.self_draw if how == "self" else config.discard_win
+    amount = base
+    for _, m in multipliers:
+        amount *= m
+    points = each_other_pays(winner, amount) if how == "self" else one_pays(payer, winner, amount)
+    return WinPayment(how, base, tuple(multipliers), amount, points)

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paiju.core.cards import card_text, parse_cards, pretty
+from paiju.core.cards import SUIT_EN, SUIT_SYMBOLS, SUIT_ZH, SUITS, card_text, parse_cards, pretty
 from paiju.core.errors import NotationError
 from paiju.core.game import Action, Event, View
+from paiju.core.registry import Terminal
 
 from .rules import TRUMP, order_for, suit_number
 
-_SUIT_HEAD = {"zh": ("♠ 黑桃", "♥ 红桃", "♣ 梅花", "♦ 方块", "主 trumps"),
-              "en": ("♠ spades", "♥ hearts", "♣ clubs", "♦ diamonds", "trumps")}
+_SUIT_HEAD = {"zh": (*(f"{SUIT_SYMBOLS[s]} {SUIT_ZH[s]}" for s in SUITS), "主 trumps"),
+              "en": (*(f"{SUIT_SYMBOLS[s]} {name}" for s, name in zip(SUITS, SUIT_EN, strict=True)), "trumps")}
 
 
 def _card(text: str) -> str:
@@ -90,7 +91,7 @@ def format_event(event: Event, lang: str = "zh") -> str:
             f"seat {event['seat']} bids {_cards(event['cards'])}"
     if k == "trump":
         trump = event["trump"]
-        name = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}.get(trump or "") or ("无主" if zh else "no-trump")
+        name = SUIT_SYMBOLS.get(trump or "") or ("无主" if zh else "no-trump")
         how = (f"底牌第三张 {event['kitty_card']}" if zh else f"third kitty card {event['kitty_card']}") \
             if event["by"] is None else (f"{event['by']}号亮" if zh else f"seat {event['by']}'s bid")
         return (f"主牌 {name}（{how}），{event['dealer']}号坐庄" if zh
@@ -134,7 +135,7 @@ _OUTCOME = {
     "sweep": ("全捡，闲家过局", "全捡: the attackers pass A"),
 }
 
-_SYMBOLS = {"♠": "S", "♥": "H", "♣": "C", "♦": "D", "大王": "BJ", "小王": "SJ"}
+_SYMBOLS = {**{sym: s for s, sym in SUIT_SYMBOLS.items()}, "大王": "BJ", "小王": "SJ"}
 
 
 def parse_input(text: str, legal: Sequence[Action]) -> Action | None:
@@ -163,3 +164,6 @@ def parse_input(text: str, legal: Sequence[Action]) -> Action | None:
         return None
     return verb + " " + " ".join(card_text(c) for c in cards)
 
+
+TERMINAL = Terminal(render=render, format_event=format_event, parse_input=parse_input)
+"""This game's terminal hooks (its registry entry names them): its own renderer until its view is ported."""

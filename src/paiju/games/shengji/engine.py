@@ -12,7 +12,18 @@ import random
 from collections import Counter
 from typing import Any, ClassVar, Self
 
-from paiju.core.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, card_text, make, parse_cards, pretty
+from paiju.core.cards import (
+    BIG_JOKER,
+    SMALL_JOKER,
+    SUIT_SYMBOLS,
+    SUIT_ZH,
+    SUITS,
+    Card,
+    card_text,
+    make,
+    parse_cards,
+    pretty,
+)
 from paiju.core.errors import NotationError
 from paiju.core.game import OMNISCIENT, Action, Event, Game, Result, Seat, View, Window
 
@@ -46,7 +57,6 @@ TOP = 14
 """Level A: the highest level; going past it (过A) ends the match."""
 LEAD_CAP = 240
 
-_SUIT_ZH = ("黑桃", "红桃", "梅花", "方块")
 
 
 def team_of(seat: Seat) -> int:
@@ -60,8 +70,8 @@ def _cards_text(cards: list[Card]) -> str:
 def _trump_label(trump: int | None, lang: str) -> str:
     if trump is None:
         return "无主" if lang == "zh" else "no-trump"
-    sym = ("♠", "♥", "♣", "♦")[trump]
-    return f"{_SUIT_ZH[trump]}{sym}" if lang == "zh" else sym
+    suit = SUITS[trump]
+    return f"{SUIT_ZH[suit]}{SUIT_SYMBOLS[suit]}" if lang == "zh" else SUIT_SYMBOLS[suit]
 
 
 class ShengjiGame(Game[ShengjiConfig]):
@@ -720,8 +730,6 @@ class ShengjiGame(Game[ShengjiConfig]):
     def clone(self) -> Self:
         g = object.__new__(type(self))
         d = dict(self.__dict__)
-        d["rng"] = random.Random()
-        d["rng"].setstate(self.rng.getstate())
         d["history"] = list(self.history)
         d["levels"] = list(self.levels)
         d["match_gain"] = list(self.match_gain)
@@ -742,6 +750,8 @@ class ShengjiGame(Game[ShengjiConfig]):
         d["fail_cards"] = list(self.fail_cards)
         d["_listed"] = (-1, -1, frozenset())
         g.__dict__.update(d)
+        g.rng = random.Random()  # the random stream is a property of the base: set it, not __dict__
+        g.rng.setstate(self.rng.getstate())
         return g
 
     def resample(self, viewer: int, rng: random.Random) -> Self:

@@ -241,6 +241,12 @@ Call = Literal["open", "cover", "force", "attack", "push", "show"]
 Answer = Literal["kill", "walk", "call", "concede", "accept", "refuse", "allow", "deny"]
 Response = Literal["believe", "doubt", "drink", "compare"]
 
+PLAYER_CALLS = ("open", "cover", "force", "attack", "push")
+OPEN_ANSWERS = ("kill", "walk")
+COVER_ANSWERS = {"cover": ("call", "concede"), "attack": ("accept", "refuse"), "push": ("allow", "deny")}
+"""How the banker answers a hand that stays covered: each call has its own pair of answers (page §五)."""
+ANSWER_OF = {"open": OPEN_ANSWERS, **COVER_ANSWERS}
+
 
 @dataclass(frozen=True)
 class Table:
@@ -341,6 +347,56 @@ def settle(call: Call, answer: Answer | None, response: Response | None, result:
         return Drink("一.11", "player", t.cover_called, f"cover_called_{result}")
     raise ValueError(f"no drinking line for call {call!r}")
 
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """How one player's round against the banker ends: the line of the page that settles it, the showdown
+    it used, and what it shows — the banker's hand to this player, this player's covered hand to all."""
+
+    call: Call
+    """The player's call; ``show`` for a 水鱼 or 至尊 on either side."""
+    drink: Drink
+    result: Outcome
+    banker_shown: bool
+    player_shown: bool
+
+
+def settle_player(banker: Arrangement, banker_cards: list[Card], banker_kind: Kind, player: Arrangement,
+                  player_cards: list[Card], player_kind: Kind, call: Call, answer: Answer | None,
+                  response: Response | None, t: Table, *, force_rearrange: str = "banker") -> PlayerResult:
+    """Settle one player against the banker, as the page does (§六).
+
+    A 水鱼 or 至尊 on either side is shown and settled by its own lines (二.1–二.6), calls aside; both hands
+    are then face up only if both are special.  Otherwise the calls decide (一.1–一.12): for 强奸 the banker
+    re-splits (its own cards, or with ``force_rearrange="player"`` the player's) for the best result it can
+    get; the banker's hand is shown to a player who doubted (不信), whose covered hand it called (开牌), who
+    compared (比牌), or who forced (强奸); a covered hand that is compared is turned up for everyone.
+    """
+    if banker_kind != "plain" or player_kind != "plain":
+        result = outcome(banker, player)
+        both = banker_kind != "plain" and player_kind != "plain"
+        return PlayerResult("show", settle_special(banker_kind, player_kind, result, t), result, both, False)
+    if call == "force":
+        result = (outcome(best_banker_arrangement(banker_cards, player), player) if force_rearrange == "banker"
+                  else outcome(banker, worst_player_arrangement(player_cards, banker)))
+    else:
+        result = outcome(banker, player)
+    drink = settle(call, answer, response, result, t)
+    shown = (call == "force" or (call == "open" and response == "doubt") or (call == "cover" and answer == "call")
+             or response == "compare")
+    return PlayerResult(call, drink, result, shown, shown and call in ("cover", "attack", "push"))
+
+
+def drink_points(seats: int, banker: int, player: int, drink: Drink, *, zero_sum: bool) -> list[float]:
+    """Points per seat from one line: the drinker loses its drinks; the other side gains them if zero-sum."""
+    row = [0.0] * seats
+    if drink.drinker != "nobody":
+        loser, winner = (player, banker) if drink.drinker == "player" else (banker, player)
+        row[loser] -= drink.mult
+        if zero_sum:
+            row[winner] += drink.mult
+    return row
 
 def all_hands() -> Iterable[tuple[Card, Card, Card, Card]]:
     """Every four-card hand of the deck, in lexicographic order (270,725 of them)."""

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from paiju.core.errors import NotationError
+from paiju.core.registry import Terminal
 
 from .cards import alias, char, is_red, parse_card, parse_cards
 
@@ -127,3 +128,7 @@ def parse_input(text: str, legal: Sequence[str]) -> str | None:
     if len(cards) == 1 and f"discard {alias(cards[0])}" in legal:
         return f"discard {alias(cards[0])}"
     return None
+
+
+TERMINAL = Terminal(render=render, format_event=format_event, parse_input=parse_input)
+"""This game's terminal hooks (its registry entry names them): its own renderer until its view is ported."""

@@ -142,6 +142,10 @@ class WeimaqueGame(Game[WeimaqueConfig]):
         """The 守醒 of the current hand (the seat opposite the dealer): ``paiju play --watch`` sits here."""
         return self.watcher
 
+    def watch_seat(self) -> int:
+        """A watching person sits as the 守醒, who sees the three hands."""
+        return self.watcher
+
     def players(self) -> tuple[int, int, int]:
         return (self.dealer, self.next_of(self.dealer), self.prev_of(self.dealer))
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from .cards import IS_RED, NUM_KINDS, Card
 from .config import WeimaqueConfig
-from .rules import TRIPLE_KINDS, Group, Win, xi_lines
+from .groups import TRIPLE_KINDS, Group, MingtangHit, Win, xi_lines
 
 
 @dataclass(frozen=True)
@@ -50,20 +49,6 @@ class Mingtang:
     kind: str  # "mult" or "add"
     family: str
     count: Callable[[WinContext], int]
-
-
-@dataclass(frozen=True)
-class MingtangHit:
-    key: str
-    zh: str
-    en: str
-    kind: str
-    value: int
-    times: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "zh": self.zh, "en": self.en, "kind": self.kind, "value": self.value,
-                "times": self.times}
 
 
 def _adjacent(a: Card, b: Card) -> bool:

@@ -1,5 +1,7 @@
 """The rules API of 安乡偎麻雀: phrases, 息, win search.  Pure functions over count vectors; no state.
 
+The groups and their 息 live in :mod:`.groups` (the 名堂 build on them too) and are offered here as well.
+
 Terms (the page's): a 话 (phrase) is three of a kind or a run of three numbers within one size; a 麻雀 is the
 pair; a winning hand is six 话 and a 麻雀 (20 cards) with at least 10 硬息.  Group kinds, as the rules API
 takes them: ``peng`` (碰), ``wei`` (煨, face down), ``kan`` (砍: three dealt together, never split), ``chi``
@@ -9,125 +11,38 @@ takes them: ``peng`` (碰), ``wei`` (煨, face down), ``kan`` (砍: three dealt 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
 
-from .cards import IS_RED, NUM_KINDS, Card, alias, char, counts_of, parse_card, parse_cards
+from .cards import NUM_KINDS, Card, counts_of, parse_card
 from .config import WeimaqueConfig
+from .groups import (
+    GROUP_EN,
+    GROUP_KINDS,
+    GROUP_ZH,
+    TRIPLE_KINDS,
+    XI_PAIR,
+    XI_PENG,
+    XI_TUANYUAN,
+    XI_WEI,
+    XI_ZHUANWAN,
+    Group,
+    MingtangHit,
+    Win,
+    XiLine,
+    hard_xi,
+    is_phrase,
+    is_run,
+    normalise_groups,
+    red_count,
+    xi_lines,
+)
+from .mingtang import score_win
 
-if TYPE_CHECKING:
-    from .mingtang import MingtangHit
-
-Group = tuple[str, tuple[Card, ...]]
-"""(kind, cards): kind is one of peng, wei, kan, chi, pair."""
-
-TRIPLE_KINDS = frozenset({"peng", "wei", "kan"})
-GROUP_KINDS = frozenset({"peng", "wei", "kan", "chi", "pair"})
-GROUP_ZH = {"peng": "碰", "wei": "煨", "kan": "砍", "chi": "吃", "pair": "麻雀"}
-GROUP_EN = {"peng": "pung", "wei": "wei (face down)", "kan": "kan (dealt triple)", "chi": "run", "pair": "pair"}
-
-# 息 per group kind: (black, red)
-XI_PENG = (2, 3)
-XI_WEI = (3, 4)
-XI_PAIR = (0, 2)
-XI_ZHUANWAN = (2, 3)
-XI_TUANYUAN = (3, 4)
-
-
-def _card_list(cards: Iterable[Card | str]) -> list[Card]:
-    if isinstance(cards, str):
-        return parse_cards(cards)
-    return [c if isinstance(c, int) else parse_card(c) for c in cards]
-
-
-def is_run(cards: Sequence[Card]) -> bool:
-    """Three consecutive numbers of one size (一二三 … 八九十); never 二七十, never mixed sizes."""
-    if len(cards) != 3:
-        return False
-    a, b, c = sorted(cards)
-    return b == a + 1 and c == a + 2 and a // 10 == c // 10
-
-
-def is_phrase(cards: Iterable[Card | str]) -> bool:
-    """A 话: three of a kind, or a run of three within one size."""
-    cs = _card_list(cards)
-    if len(cs) != 3:
-        return False
-    return (cs[0] == cs[1] == cs[2]) or is_run(cs)
-
-
-def red_count(cards: Iterable[Card | str]) -> int:
-    return sum(1 for c in _card_list(cards) if IS_RED[c])
-
-
-def _check_group(kind: str, cards: Sequence[Card]) -> None:
-    if kind not in GROUP_KINDS:
-        raise ValueError(f"unknown group kind {kind!r}; kinds are {sorted(GROUP_KINDS)}")
-    if kind == "pair":
-        if len(cards) != 2 or cards[0] != cards[1]:
-            raise ValueError(f"a 麻雀 is two identical cards, not {[alias(c) for c in cards]}")
-    elif kind == "chi":
-        if not is_run(cards):
-            raise ValueError(f"a run is three consecutive cards of one size, not {[alias(c) for c in cards]}")
-    elif len(cards) != 3 or len(set(cards)) != 1:
-        raise ValueError(f"a {kind} is three identical cards, not {[alias(c) for c in cards]}")
-
-
-def normalise_groups(groups: Iterable[tuple[str, Iterable[Card | str]]]) -> tuple[Group, ...]:
-    out: list[Group] = []
-    for kind, cards in groups:
-        cs = tuple(sorted(_card_list(cards)))
-        _check_group(kind, cs)
-        out.append((kind, cs))
-    return tuple(out)
-
-
-@dataclass(frozen=True)
-class XiLine:
-    """The 硬息 of one group, with the reason (团圆 / 转弯) when it has one."""
-
-    group: Group
-    xi: int
-    note: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        kind, cards = self.group
-        return {"kind": kind, "cards": [alias(c) for c in cards], "xi": self.xi, "note": self.note}
-
-
-def xi_lines(groups: Iterable[tuple[str, Iterable[Card | str]]]) -> list[XiLine]:
-    """硬息 group by group; 团圆 and 转弯 are found from the groups themselves (copies of a kind across them)."""
-    gs = normalise_groups(groups)
-    counts = [0] * NUM_KINDS
-    for _, cards in gs:
-        for c in cards:
-            counts[c] += 1
-    lines: list[XiLine] = []
-    for kind, cards in gs:
-        k = cards[0]
-        red = 1 if IS_RED[k] else 0
-        if kind in TRIPLE_KINDS:
-            xi = (XI_PENG if kind == "peng" else XI_WEI)[red]
-            note = ""
-            if counts[k] == 4:
-                xi += XI_TUANYUAN[red]
-                note = "团圆"
-            lines.append(XiLine((kind, cards), xi, note))
-        elif kind == "pair":
-            if counts[k] > 2:
-                lines.append(XiLine((kind, cards), XI_ZHUANWAN[red], "转弯"))
-            else:
-                lines.append(XiLine((kind, cards), XI_PAIR[red]))
-        else:
-            lines.append(XiLine((kind, cards), 0))
-    return lines
-
-
-def hard_xi(groups: Iterable[tuple[str, Iterable[Card | str]]]) -> int:
-    """硬息 (face 息) of a finished hand given as (kind, cards) groups."""
-    return sum(line.xi for line in xi_lines(groups))
-
+__all__ = [  # the groups and their 息 moved to .groups; this module still offers them
+    "GROUP_EN", "GROUP_KINDS", "GROUP_ZH", "TRIPLE_KINDS", "XI_PAIR", "XI_PENG", "XI_TUANYUAN", "XI_WEI",
+    "XI_ZHUANWAN", "Group", "MingtangHit", "Win", "XiLine", "best_win", "can_win_shape", "decompositions",
+    "hard_xi", "is_complete", "is_phrase", "is_run", "normalise_groups", "red_count", "xi_lines",
+]
 
 # ---- structure: can these cards be six 话 and a 麻雀? ------------------------------------------------------
 
@@ -211,38 +126,6 @@ def decompositions(counts: Sequence[int]) -> list[list[tuple[str, Card]]]:
 
 # ---- the best win ------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Win:
-    """A winning hand as scored: its groups, where the winning card sits, 硬息, 名堂 and total 息."""
-
-    groups: tuple[Group, ...]
-    win_index: int
-    win_card: Card
-    lines: tuple[XiLine, ...]
-    hard_xi: int
-    mingtang: tuple[MingtangHit, ...]
-    multiplier: int
-    additions: int
-    total: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "groups": [line.to_dict() for line in self.lines],
-            "win_card": alias(self.win_card),
-            "win_group": self.win_index,
-            "hard_xi": self.hard_xi,
-            "mingtang": [h.to_dict() for h in self.mingtang],
-            "multiplier": self.multiplier,
-            "additions": self.additions,
-            "total": self.total,
-        }
-
-    def describe(self) -> str:
-        parts = [f"{GROUP_ZH[k]}{''.join(char(c) for c in cs)}" for k, cs in self.groups]
-        mt = " ".join(f"{h.zh}{'×' if h.kind == 'mult' else '+'}{h.value}" for h in self.mingtang)
-        return f"{' '.join(parts)} | 硬息 {self.hard_xi} {mt} = {self.total}"
-
-
 def best_win(
     hand: Iterable[Card | str] | Sequence[int],
     melds: Iterable[tuple[str, Iterable[Card | str]]],
@@ -262,8 +145,6 @@ def best_win(
     winning card could sit in is scored; the one with the most total 息 (then the most 硬息) wins.  Splits
     below ``config.min_hard_xi`` 硬息 do not count.
     """
-    from .mingtang import score_win  # the 名堂 need this module's types
-
     cfg = config or WeimaqueConfig()
     hc: list[int] = [int(x) for x in hand] if counts else counts_of(hand)
     k = card if isinstance(card, int) else parse_card(card)
