@@ -98,6 +98,7 @@ export const api = {
   fillBots: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots`, {}),
   removeBot: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots/remove`, { seat }),
   start: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/start`, {}),
+  rules: (game, lang) => request("GET", `/api/rules/${encodeURIComponent(game)}?lang=${encodeURIComponent(lang)}`),
 };
 
 export function wsUrl(tableId, invite) {

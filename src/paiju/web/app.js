@@ -1,9 +1,11 @@
 // Entry point: header, nickname on first visit, and the two pages (lobby at "/", a table at "/t/<id>").
 
 import { ApiError, forgetSession, player, request, startSession, token } from "./api.js";
-import { fill, h, toast } from "./dom.js";
+import { fill, h, icon, toast } from "./dom.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
+import { onPrefChange, pref, setPref } from "./prefs.js";
+import { showRules } from "./rules.js";
 import { showTable } from "./table.js";
 
 const main = document.getElementById("main");
@@ -17,6 +19,20 @@ function renderHeader() {
       h("span", { class: "brand-mark" }, "牌"), h("span", { class: "brand-name" }, t("app"))),
     h("span", { class: "spacer" }),
     me ? h("button", { class: "link me", title: t("change_name"), onclick: askNickname }, me.nickname) : null,
+    h("button", {
+      class: "icon", id: "sound-toggle", "aria-pressed": pref("sound") ? "true" : "false",
+      title: t(pref("sound") ? "sound_on" : "sound_off"), "aria-label": t(pref("sound") ? "sound_on" : "sound_off"),
+      onclick: () => setPref("sound", !pref("sound")),
+    }, icon(pref("sound") ? "sound" : "mute")),
+    h("details", { class: "settings-menu", id: "settings" },
+      h("summary", { title: t("settings"), "aria-label": t("settings") }, "⚙"),
+      h("div", { class: "settings-box" },
+        h("label", { class: "check" },
+          h("input", { type: "checkbox", id: "pref-sound", checked: !!pref("sound"), onchange: (e) => setPref("sound", e.target.checked) }),
+          h("span", {}, t("sound"))),
+        h("label", { class: "check" },
+          h("input", { type: "checkbox", id: "pref-confirm", checked: !!pref("confirm"), onchange: (e) => setPref("confirm", e.target.checked) }),
+          h("span", {}, t("confirm_play"))))),
     h("button", {
       class: "lang", id: "lang-switch", "aria-label": "language / 语言",
       onclick: () => setLang(lang() === "zh" ? "en" : "zh"),
@@ -71,17 +87,27 @@ export function sessionExpired() {
 function route() {
   if (page) page.destroy();
   page = null;
+  const ctx = { main, navigate, sessionExpired, toast };
+  const rules = /^\/rules\/([^/]+)\/?$/.exec(location.pathname);
+  if (rules) { // the rules need no nickname
+    page = showRules(ctx, decodeURIComponent(rules[1]));
+    return;
+  }
   if (!token()) {
     askNickname();
     return;
   }
   const m = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
-  const ctx = { main, navigate, sessionExpired, toast };
   page = m ? showTable(ctx, decodeURIComponent(m[1]), new URLSearchParams(location.search).get("invite"))
     : showLobby(ctx);
 }
 
 window.addEventListener("popstate", route);
+onPrefChange(() => {
+  const open = document.getElementById("settings")?.open;
+  renderHeader();
+  if (open) document.getElementById("settings").open = true;
+});
 onLangChange(() => {
   renderHeader();
   if (page) page.rerender();
