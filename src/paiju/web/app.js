@@ -103,6 +103,11 @@ function route() {
 }
 
 window.addEventListener("popstate", route);
+// The settings menu closes when you click anywhere else.
+document.addEventListener("click", (e) => {
+  const menu = document.getElementById("settings");
+  if (menu?.open && !menu.contains(e.target)) menu.open = false;
+});
 onPrefChange(() => {
   const open = document.getElementById("settings")?.open;
   renderHeader();

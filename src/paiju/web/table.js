@@ -462,7 +462,8 @@ export function showTable(ctx, tableId, invite) {
 
     const board = h("div", { class: ["board", `n${seats.length}`, trick ? "with-trick" : null] },
       order.map((i) => renderSeat(seats[i], i, style, pos(i), i === mine, deciding.has(i), controls, trick)),
-      h("div", { class: "center-area" }, renderCenter(table, style), trick ? renderTrick(trick, style, pos) : null),
+      h("div", { class: "center-area" }, renderCenter(table, style),
+        trick && (trick.plays.length || trick.leader != null || s.view.tricks.length) ? renderTrick(trick, style, pos) : null),
     );
     return [
       board,
