@@ -89,6 +89,45 @@ def test_seats_inside_game_texts_are_named(room: Any, lang: str, shown: str, fal
     assert out[2] == ("8 号位" if lang == "zh" else "Seat 8")  # a seat the table does not have: counted from 1
 
 
+EVENT_TEXT = """async ([events, lang]) => {
+    const i18n = await import('/static/i18n.js');
+    const names = await import('/static/names.js');
+    const { eventText } = await import('/static/events.js');
+    const before = i18n.lang();
+    i18n.setLang(lang);
+    names.useSeats(() => [{seat: 0, player: {id: 'a', nickname: '老王'}, bot: null},
+                          {seat: 1, player: null, bot: 'best'}]);
+    const out = events.map(eventText);
+    names.useSeats(null);
+    i18n.setLang(before);
+    return out;
+}"""
+
+# (event as a game sends it, the zh line, the en line): the log's fallback until events carry their own text.
+EVENTS = [
+    ({"type": "discard", "seat": 1, "tile": "5m"}, "阿禄 打出", "Alu discards"),
+    ({"type": "pung", "seat": 0, "tile": "5m", "from": 1}, "老王 碰（阿禄 打出）", "老王 pungs (from Alu)"),
+    ({"type": "kong", "kind": "kong_concealed", "seat": 0, "tile": "5m"}, "老王 暗杠",
+     "老王 declares a concealed kong"),
+    ({"type": "win", "seats": [0], "how": "discard", "from": 1}, "老王 胡（阿禄 打出）", "老王 wins (from Alu)"),
+    ({"type": "win", "seats": [0, 1], "how": "discard", "from": 2}, "老王、阿禄 都胡（一炮多响）（3 号位 打出）",
+     "老王、Alu all win on it (from Seat 3)"),
+    ({"type": "trump", "trump": "H", "dealer": 1}, "定主 ♥，阿禄 坐庄", "Trump ♥; Alu deals"),
+    ({"type": "trump", "trump": None, "dealer": 0}, "定主 无主，老王 坐庄", "Trump no-trump; 老王 deals"),
+    ({"type": "hand_start", "hand": 2, "dealer": 0}, "第 2 局开始，老王 坐庄", "Hand 2 starts; 老王 deals"),
+    ({"type": "bid", "seat": 1, "cards": ["2H"]}, "阿禄 亮", "Alu bids"),
+    ({"type": "drawn_hand"}, "流局", "Drawn hand"),
+    ({"type": "something_new", "seat": 1}, "阿禄 something new", "Alu something new"),
+]
+
+
+def test_log_lines_made_from_events(room: Any) -> None:
+    page = room.enter("日志")
+    for lang, k in (("zh", 1), ("en", 2)):
+        got = page.evaluate(EVENT_TEXT, [[e[0] for e in EVENTS], lang])
+        assert got == [e[k] for e in EVENTS]
+
+
 def test_leaving_shows_left_and_a_lost_connection_shows_offline(room: Any) -> None:
     host = room.enter("留下", locale="zh-CN")
     room.create_table(host, "demo", {"style": "tile", "players": 3}, windows={"turn_seconds": 0})

@@ -7,6 +7,7 @@ import { t, tMaybe } from "./i18n.js";
 import { say, seatName } from "./names.js";
 
 const KONG_KIND = { concealed: "ev_kong_concealed", added: "ev_kong_added" };
+const TRUMP = { S: "♠", H: "♥", C: "♣", D: "♦" };
 
 function who(seat) {
   if (Array.isArray(seat)) return seat.map(who).join("、");
@@ -38,12 +39,14 @@ export function eventText(ev) {
     case "pung": case "peng": case "chi":
       return t(`ev_${type}`, vars) + (typeof ev.from === "number" ? t("ev_from", { who: who(ev.from) }) : "");
     case "win":
-      return t(ev.how === "self" ? "ev_win_self" : "ev_win", { who: who(ev.seats) })
+      return t(ev.how === "self" ? "ev_win_self" : (ev.seats || []).length > 1 ? "ev_win_many" : "ev_win", { who: who(ev.seats) })
         + (typeof ev.from === "number" ? t("ev_from", { who: who(ev.from) }) : "");
     case "trick":
       return t("ev_trick", { who: who(ev.winner), points: ev.points ?? 0 });
-    case "trump": case "hand_start":
-      return t(`ev_${type}`, { ...vars, who: who(ev.dealer) });
+    case "trump":
+      return t("ev_trump", { who: who(ev.dealer), trump: TRUMP[ev.trump] || t("no_trump") });
+    case "hand_start":
+      return t("ev_hand_start", { ...vars, who: who(ev.dealer) });
     case "deal":
       return t("ev_deal", { ...vars, who: who(ev.banker) });
     case "answer":
