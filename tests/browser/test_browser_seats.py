@@ -97,7 +97,7 @@ EVENT_TEXT = """async ([events, lang]) => {
     i18n.setLang(lang);
     names.useSeats(() => [{seat: 0, player: {id: 'a', nickname: '老王'}, bot: null},
                           {seat: 1, player: null, bot: 'best'}]);
-    const out = events.map(eventText);
+    const out = events.map((e) => eventText(e));
     names.useSeats(null);
     i18n.setLang(before);
     return out;

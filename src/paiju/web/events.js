@@ -9,9 +9,9 @@ import { say, seatName } from "./names.js";
 const KONG_KIND = { concealed: "ev_kong_concealed", added: "ev_kong_added" };
 const TRUMP = { S: "♠", H: "♥", C: "♣", D: "♦" };
 
-function who(seat) {
-  if (Array.isArray(seat)) return seat.map(who).join("、");
-  return typeof seat === "number" ? seatName(seat) : "";
+function namesOf(seat, namer) {
+  if (Array.isArray(seat)) return seat.map((x) => namesOf(x, namer)).join("、");
+  return typeof seat === "number" ? namer(seat) : "";
 }
 
 function cardsOf(ev) {
@@ -25,9 +25,10 @@ function cardsOf(ev) {
   return shown;
 }
 
-/** The text of an event without its cards (null when the event says nothing worth a line). */
-export function eventText(ev) {
-  if (ev.text) return say(ev.text);
+/** The text of an event, without its cards; `namer(seat)` names the seats (the table on screen's by default). */
+export function eventText(ev, namer = seatName) {
+  if (ev.text) return say(ev.text, namer);
+  const who = (seat) => namesOf(seat, namer);
   const type = String(ev.type || "");
   const vars = { ...ev, who: who(ev.seat ?? ev.winner ?? ev.seats ?? ev.dealer ?? ev.banker) };
   switch (type) {
@@ -68,8 +69,8 @@ export function eventText(ev) {
 }
 
 /** One log line: the text, then the event's cards drawn small. */
-export function eventLine(ev, style) {
-  const text = eventText(ev);
+export function eventLine(ev, style, namer = seatName) {
+  const text = eventText(ev, namer);
   const cards = ev.text ? [] : cardsOf(ev);
   return [richText(text, style), cards.length ? " " : null,
     cards.length ? renderCards(cards, style, { size: "xs" }) : null];

@@ -24,9 +24,10 @@ export function botName(i) {
   return names[i % names.length] + (i >= names.length ? String(Math.floor(i / names.length) + 1) : "");
 }
 
-/** The name of seat `i`: its person's nickname, the bot's name, or "empty". */
-export function seatName(i) {
-  const seat = (seatsOf() || [])[i];
+/** The name of seat `i` (in `seats`, a table's seat list, or the table on screen): its person's nickname, the
+ * bot's name, or "empty". */
+export function seatName(i, seats = null) {
+  const seat = (seats || seatsOf() || [])[i];
   if (!seat) return t("seat_n", { n: Number(i) + 1 });
   if (typeof seat.name === "string" && seat.name) return seat.name; // a server that names seats itself
   if (seat.player) return seat.player.nickname;
@@ -34,12 +35,12 @@ export function seatName(i) {
   return t("empty_seat");
 }
 
-/** Replace every `{seat:N}` in a text by that seat's name. */
-export function withSeatNames(text) {
-  return String(text ?? "").replace(/\{seat:(\d+)\}/g, (_m, n) => seatName(Number(n)));
+/** Replace every `{seat:N}` in a text by that seat's name (`namer(N)`, the table on screen's by default). */
+export function withSeatNames(text, namer = seatName) {
+  return String(text ?? "").replace(/\{seat:(\d+)\}/g, (_m, n) => namer(Number(n)));
 }
 
 /** A game's text ({zh, en} pair, or a plain string) in the chosen language, seats named. */
-export function say(pair) {
-  return withSeatNames(tx(pair));
+export function say(pair, namer = seatName) {
+  return withSeatNames(tx(pair), namer);
 }

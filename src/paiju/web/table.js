@@ -5,23 +5,21 @@
 // (docs/web.md, "Optional view keys").
 
 import { api, ApiError, player, wsUrl } from "./api.js";
-import { cardName, cardsInAction, cardText, renderCard, renderCards, richText } from "./cards.js";
+import { drawBoard, eventLine, resultReveal, resultTable, seatBadges } from "./board.js";
+import { cardsInAction, cardText, renderCard, richText } from "./cards.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
-import { eventLine } from "./events.js";
 import { errorText, t, verbLabel } from "./i18n.js";
 import { flyAway, flyIn, lift, reducedMotion } from "./motion.js";
 import { botName, say, seatName, useSeats } from "./names.js";
 import { onPrefChange, pref, setPref } from "./prefs.js";
 import { openRulesPanel } from "./rules.js";
 import { cue } from "./sound.js";
-import { sidePoints, TrickTable } from "./trick.js";
+import { TrickTable } from "./trick.js";
 
 const MAX_LOG = 80;
-const BACKS_SHOWN = 8;
 const CARD_BUTTONS_MAX = 3; // card-clickable actions also get buttons when there are this few
 const PING_EVERY_MS = 10_000; // the client asks the server for a pong this often ...
 const PONG_WAIT_MS = 5_000; // ... and takes the connection for dead when none comes back in this time
-const CROWDED = 30; // a hand of more cards than this overlaps more, so it keeps to fewer rows
 
 export function showTable(ctx, tableId, invite) {
   const me = player();
@@ -390,19 +388,6 @@ export function showTable(ctx, tableId, invite) {
     el.textContent = s.conn === "open" ? "" : t(s.conn === "connecting" ? "connecting" : "reconnecting");
   }
 
-  function seatBadges(i, { role = null, isMe = false } = {}) {
-    const info = s.info?.seats?.[i];
-    return [
-      isMe ? h("span", { class: "you-badge" }, t("you")) : null,
-      role ? h("span", { class: "role" }, say(role)) : null,
-      info?.bot ? h("span", { class: "bot-badge", title: t("bot") }, "AI") : null,
-      info?.player && info.replaced === "left"
-        ? h("span", { class: "left-badge", title: t("left_hint") }, t("left"))
-        : info?.player && (info.replaced === "disconnected" || (!info.bot && info.connected === false))
-          ? h("span", { class: "offline-badge", title: t("offline_hint") }, t("offline")) : null,
-    ];
-  }
-
   function renderWaiting() {
     const seats = s.info?.seats || [];
     const mine = mySeat();
@@ -415,7 +400,7 @@ export function showTable(ctx, tableId, invite) {
         h("span", { class: "seat-no" }, t("seat_n", { n: x.seat + 1 })),
         h("span", { class: ["seat-who", x.player ? "person" : x.bot ? "bot" : "empty"] },
           x.player ? x.player.nickname : x.bot ? botName(x.seat) : t("empty_seat"),
-          seatBadges(x.seat, { isMe: x.seat === mine })),
+          seatBadges(x, { isMe: x.seat === mine })),
         status !== "waiting" ? null
           : x.seat === mine ? h("button", { class: "small", onclick: () => lobbyCall(() => api.leave(tableId)) }, t("leave"))
             : x.bot ? h("button", { class: "small remove-bot", title: t("remove_bot"), "aria-label": t("remove_bot"),
@@ -438,164 +423,24 @@ export function showTable(ctx, tableId, invite) {
     );
   }
 
-  function positions(n, anchor) {
-    // Relative seat r (1 = the next to act after you) → where it sits on a wide screen.
-    const byCount = { 2: ["bottom", "top"], 3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"] };
-    const list = byCount[n];
-    return (seat) => {
-      const r = (seat - anchor + n) % n;
-      if (list) return list[r];
-      return r === 0 ? "bottom" : "top";
-    };
-  }
-
   function renderGame(trick) {
     const table = s.view.table;
     const style = table.card_style;
-    const seats = table.seats || [];
     const mine = mySeat();
-    const anchor = mine ?? 0;
-    const pos = positions(seats.length, anchor);
-    const deciding = new Set(s.view.deciding || []);
     const controls = classify(table, mine);
-    const order = seats.map((x, i) => i).sort((a, b) => ((a - anchor + seats.length) % seats.length) - ((b - anchor + seats.length) % seats.length));
-
-    const board = h("div", { class: ["board", `n${seats.length}`, trick ? "with-trick" : null] },
-      order.map((i) => renderSeat(seats[i], i, style, pos(i), i === mine, deciding.has(i), controls, trick)),
-      h("div", { class: "center-area" }, renderCenter(table, style),
-        trick && (trick.plays.length || trick.leader != null || s.view.tricks.length) ? renderTrick(trick, style, pos) : null),
-    );
+    const board = drawBoard(s.view, {
+      seats: s.info?.seats, mine, deciding: new Set(s.view.deciding || []), deadlines: s.deadlines,
+      decorate: (el, card, k) => decorateHandCard(el, card, k, controls),
+      drawn: s.legal.length ? s.view.drawn : null,
+      trick, previousTrick: tricks.previous(),
+      onLastTrick: () => { tricks.showLast = trick?.kind !== "last"; render(); },
+    });
     return [
       board,
       renderControls(table, style, controls, mine),
       renderScoreboard(),
       renderLog(style),
     ];
-  }
-
-  // Your own hand in the order drawn: the tile just drawn (view.drawn) set apart at the right.
-  function handOrder(hand, isMe) {
-    const items = hand.map((c, k) => ({ card: c, index: k, drawn: false }));
-    const d = isMe && s.legal.length ? s.view.drawn : null;
-    if (typeof d === "string") {
-      const at = hand.lastIndexOf(d);
-      if (at >= 0) {
-        const [item] = items.splice(at, 1);
-        items.push({ ...item, drawn: true });
-      }
-    }
-    return items;
-  }
-
-  function renderSeat(seat, i, style, where, isMe, isDeciding, controls, trick) {
-    const total = s.view.totals?.[i];
-    const hand = seat.hand;
-    let handEl;
-    if (Array.isArray(hand)) {
-      handEl = h("div", {
-        class: ["hand", isMe ? "own" : "shown", style === "french" ? "overlap" : null, hand.length > CROWDED ? "crowded" : null],
-        dataset: { count: hand.length },
-      },
-      handOrder(hand, isMe).map(({ card, index, drawn: isDrawn }) => {
-        const el = renderCard(card, style, { size: isMe ? "lg" : "md", extra: isDrawn ? "drawn" : null });
-        if (isDrawn) el.title = `${t("drawn_tile")}: ${cardName(card, style)}`;
-        if (isMe) decorateHandCard(el, card, index, controls);
-        return el;
-      }));
-    } else {
-      const n = seat.hand_count ?? 0;
-      handEl = h("div", { class: "hand hidden", dataset: { count: n } },
-        n ? h("span", { class: "backs" }, Array.from({ length: Math.min(n, BACKS_SHOWN) }, () => renderCard("??", style, { size: "sm" })))
-          : null,
-        h("span", { class: "hand-count" }, t("cards_count", { n })));
-    }
-    const info = s.info?.seats?.[i];
-    const leads = trick && trick.kind === "live" && trick.leader === i;
-    const last = s.view.last_discard;
-    const discards = trick ? [] : seat.discards || [];
-    const lastAt = last && last.seat === i ? discards.lastIndexOf(last.tile ?? last.card) : -1;
-    return h("section", {
-      class: ["seat", `pos-${where}`, isMe ? "me" : null, isDeciding ? "deciding" : null,
-        info && info.player && (info.replaced || info.connected === false) ? "offline" : null],
-      dataset: { seat: i }, "aria-label": seatName(i),
-    },
-    h("div", { class: "seat-head" },
-      h("span", { class: "seat-name" }, seatName(i)),
-      seatBadges(i, { role: seat.role && say(seat.role) ? seat.role : null, isMe }),
-      leads ? h("span", { class: "lead-badge" }, t(trick.plays.length ? "lead_badge" : "to_lead")) : null,
-      isDeciding ? h("span", { class: "deciding-dot" }) : null,
-      s.deadlines?.[String(i)] ? h("span", { class: "seat-clock", dataset: { deadline: String(s.deadlines[String(i)]) } }) : null,
-      h("span", { class: "spacer" }),
-      typeof total === "number" ? h("span", { class: ["seat-total", scoreClass(total)], title: t("total") }, signed(total)) : null),
-    seat.note && say(seat.note) ? h("div", { class: "seat-note" }, richText(say(seat.note), style)) : null,
-    handEl,
-    (seat.groups || []).length ? h("div", { class: "groups" }, seat.groups.map((g) => h("span", { class: "group" },
-      g.label ? h("span", { class: "group-label" }, say(g.label)) : null,
-      renderCards(g.cards, style, { size: "sm" })))) : null,
-    // French cards played out are few and matter: drawn larger than a mahjong river.
-    discards.length ? h("div", { class: "discards", title: t("discards") },
-      h("span", { class: "cards" }, discards.map((c, k) => {
-        const el = renderCard(c, style, { size: style === "french" ? "md" : "sm", extra: k === lastAt ? "last-discard" : null });
-        if (k === lastAt) el.title = `${t("last_discard")}: ${cardName(c, style)}`;
-        return el;
-      }))) : null,
-    );
-  }
-
-  function renderCenter(table, style) {
-    return [
-      (table.center || []).map((item) => h("div", { class: "center-item" },
-        item.label ? h("span", { class: "center-label" }, say(item.label)) : null,
-        renderCenterCards(item.cards || [], style))),
-      (table.info || []).length ? h("ul", { class: "info-lines" }, table.info.map((line) => h("li", {}, richText(say(line), style)))) : null,
-    ];
-  }
-
-  function renderCenterCards(cards, style) {
-    if (!cards.length) return null;
-    // A long face-down pile (a kitty, a wall) is a short stack and a count, not a row of backs.
-    if (cards.length > BACKS_SHOWN && cards.every((c) => c === "??")) {
-      return h("span", { class: "hand hidden center-pile", dataset: { count: cards.length } },
-        h("span", { class: "backs" }, Array.from({ length: BACKS_SHOWN }, () => renderCard("??", style, { size: "sm" }))),
-        h("span", { class: "hand-count" }, t("cards_count", { n: cards.length })));
-    }
-    return renderCards(cards, style, { size: "md" });
-  }
-
-  // The trick: each seat's play on its own side of the table, the leader and (once finished) the winner
-  // marked; the points each side has taken; the last finished trick one click away.
-  function renderTrick(trick, style, pos) {
-    const plays = new Map(trick.plays.map(([seat, cards]) => [seat, cards]));
-    const n = s.view.table.seats?.length || 4;
-    const finished = trick.kind !== "live";
-    const sides = sidePoints(s.view);
-    const prev = tricks.previous();
-    return h("div", { class: ["trick-area", `trick-${trick.kind}`], id: "trick", dataset: { kind: trick.kind } },
-      trick.kind === "last" ? h("div", { class: "trick-caption" }, t("last_trick")) : null,
-      !trick.plays.length ? null : h("div", { class: "trick-grid" }, Array.from({ length: n }, (_, i) => i).map((i) => {
-        const cards = plays.get(i);
-        const won = finished && trick.winner === i;
-        return h("div", {
-          class: ["trick-slot", `slot-${pos(i)}`, won ? "winner" : null, trick.leader === i ? "leader" : null],
-          dataset: { seat: i },
-        },
-        h("span", { class: "trick-who" }, seatName(i),
-          trick.leader === i && cards ? h("span", { class: "lead-mark", title: t("leads") }, t("lead_badge")) : null,
-          won ? h("span", { class: "win-mark" }, `★ ${t("trick_winner")}`) : null),
-        cards ? renderCards(cards, style, { size: "md", rowClass: "trick-cards" }) : null);
-      })),
-      finished && trick.winner != null ? h("div", { class: "trick-result" },
-        t("trick_won_by", { name: seatName(trick.winner) }), " · ", t("trick_points", { n: trick.points ?? 0 })) : null,
-      h("div", { class: "trick-foot" },
-        sides ? h("span", { class: "side-points", id: "side-points" }, `${t("sides_title")} · `, sides.map((side, k) => h("span", {
-          class: ["side", side.attackers ? "attackers" : "defenders"], dataset: { points: side.points },
-        }, k ? " · " : null, t(side.attackers ? "side_attackers" : "side_defenders",
-          { names: side.seats.map(seatName).join("·"), n: side.points })))) : null,
-        h("button", {
-          class: "small", id: "last-trick", disabled: !prev && trick.kind !== "last",
-          title: prev ? null : t("no_last_trick"),
-          onclick: () => { tricks.showLast = trick.kind !== "last"; render(); },
-        }, trick.kind === "last" ? t("hide_last_trick") : t("last_trick"))));
   }
 
   // Which legal actions go where: card taps, the selection, or buttons.
@@ -829,56 +674,20 @@ export function showTable(ctx, tableId, invite) {
     }
   }
 
-  // ---- the result panel ---------------------------------------------------------------------------
-  // The winners' tiles, when the result carries them: `reveal: [{seat, cards, groups?}]` (the proposed shape),
-  // or 滑水's `wins: [{seat, hand, melds}]` ("555m" per meld).
-  function revealed(last) {
-    if (Array.isArray(last?.reveal)) return last.reveal;
-    if (!Array.isArray(last?.wins)) return [];
-    return last.wins.filter((w) => Array.isArray(w.hand)).map((w) => ({
-      seat: w.seat, cards: w.hand,
-      groups: (w.melds || []).map((m) => {
-        const mm = /^(\d+)([a-z])$/.exec(String(m));
-        return { cards: mm ? [...mm[1]].map((d) => d + mm[2]) : [String(m)] };
-      }),
-    }));
-  }
-
   function renderResult() {
     document.getElementById("result-panel")?.remove();
     const last = s.view?.table?.last_result;
     if (!s.resultOpen || (!last && !s.view?.finished)) return;
     if (tricks.holding()) return; // the hand's last trick is on the table first (a redraw follows)
     const n = s.view.table.seats?.length || (last?.scores?.length ?? 0);
-    const cols = Array.from({ length: n }, (_, i) => i);
     const close = () => { s.resultOpen = false; document.getElementById("result-panel")?.remove(); render(); };
     const final = s.view.finished;
-    const lines = last?.lines || [];
     const style = s.view.table.card_style;
-    const roles = s.view.table.seats || [];
-    const table = last ? h("table", { class: "result-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("item")), cols.map((i) => h("th", { class: i === mySeat() ? "me" : null },
-        seatName(i), roles[i]?.role && say(roles[i].role) ? h("span", { class: "role small-role" }, say(roles[i].role)) : null)))),
-      h("tbody", {}, lines.map((line) => {
-        // A line that moves no points (a 息 count, a note) reads as text across the whole row.
-        const pts = Array.isArray(line.points) && line.points.some((p) => typeof p === "number" && p !== 0) ? line.points : null;
-        return h("tr", { class: pts ? null : "text-line" },
-          h("td", { class: "line-text", colspan: pts ? null : n + 1 }, richText(say(line), style)),
-          pts ? cols.map((i) => h("td", { class: ["num", scoreClass(pts[i])] }, signed(pts[i]))) : null);
-      })),
-      h("tfoot", {},
-        Array.isArray(last.scores) ? h("tr", {}, h("th", {}, t("scores")),
-          cols.map((i) => h("td", { class: ["num", scoreClass(last.scores[i])] }, signed(last.scores[i])))) : null,
-        Array.isArray(s.view.totals) ? h("tr", { class: "totals-row" }, h("th", {}, t("totals")),
-          cols.map((i) => h("td", { class: ["num", scoreClass(s.view.totals[i])] }, signed(s.view.totals[i])))) : null),
-    ) : null;
-    const shown = revealed(last);
-    const reveal = shown.length ? h("div", { class: "result-reveal", id: "result-reveal" },
-      h("h3", {}, t("reveal_title")),
-      shown.map((r) => h("div", { class: "reveal-row", dataset: { seat: r.seat } },
-        h("span", { class: "reveal-name" }, seatName(r.seat)),
-        (r.groups || []).map((g) => h("span", { class: "group" }, renderCards(g.cards, style, { size: "sm" }))),
-        renderCards(r.cards, style, { size: "md" })))) : null;
+    const table = last ? resultTable(last, {
+      n, seats: s.info?.seats, mine: mySeat(), totals: s.view.totals, style,
+      roles: (s.view.table.seats || []).map((x) => x.role),
+    }) : null;
+    const reveal = last ? resultReveal(last, { seats: s.info?.seats, style }) : null;
     const panel = h("div", { class: "modal-backdrop", id: "result-panel", onclick: (e) => { if (e.target === e.currentTarget) close(); } },
       h("div", { class: "modal result", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" },
         h("h2", { id: "result-title" }, final ? t("match_over") : t("result"),
