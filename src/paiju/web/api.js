@@ -16,6 +16,12 @@ export class ApiError extends Error {
     return d && typeof d === "object" && !Array.isArray(d) ? d.code || null : null;
   }
 
+  /** The error as the server sent it ({code, message, ...}), for `errorText`. */
+  get error() {
+    const d = this.detail;
+    return d && typeof d === "object" && !Array.isArray(d) ? d : { message: this.message };
+  }
+
   get option() {
     const d = this.detail;
     if (d && typeof d === "object" && !Array.isArray(d) && (d.option || d.field)) return d.option || d.field;

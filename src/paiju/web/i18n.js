@@ -435,8 +435,14 @@ export function verbLabel(verb) {
 
 document.documentElement.lang = current === "zh" ? "zh-CN" : "en";
 
-/** A refusal from the server in the chosen language: the words for its stable code, then its message. */
-export function errorText(code, message) {
-  const label = (code && tMaybe(`err_${code}`)) || t("err_generic");
-  return message ? `${label}: ${message}` : label;
+/**
+ * A refusal from the server in the chosen language: its own text for people when it sends one (`zh`, `en`),
+ * else the words for its stable `code` and then its `message`.  `err` is the error object of a websocket
+ * `error` message or of an HTTP error body.
+ */
+export function errorText(err) {
+  if (!err || typeof err !== "object") return err ? String(err) : t("err_generic");
+  if (err.zh || err.en) return tx(err);
+  const label = (err.code && tMaybe(`err_${err.code}`)) || t("err_generic");
+  return err.message ? `${label}: ${err.message}` : label;
 }

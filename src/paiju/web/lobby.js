@@ -239,7 +239,7 @@ export function showLobby(ctx) {
     } catch (e) {
       state.busy = false;
       if (e instanceof ApiError && e.status === 401) { ctx.sessionExpired(); return; }
-      state.error = e instanceof ApiError ? errorText(e.code, e.message) : e.message;
+      state.error = e instanceof ApiError ? errorText(e.error) : e.message;
       state.errorOption = e.option;
       state.errorScope = windows.some((o) => o.name === e.option) && !(e.option in config) ? "table" : "rules";
       render();

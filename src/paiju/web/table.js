@@ -201,7 +201,7 @@ export function showTable(ctx, tableId, invite) {
         render();
         break;
       case "error":
-        ctx.toast(errorText(msg.code, msg.message));
+        ctx.toast(errorText(msg));
         render(); // the refused choice can be made again
         break;
       case "pong":
@@ -286,7 +286,7 @@ export function showTable(ctx, tableId, invite) {
       render();
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) { ctx.sessionExpired(); return; }
-      ctx.toast(e instanceof ApiError ? errorText(e.code, e.message) : e.message);
+      ctx.toast(e instanceof ApiError ? errorText(e.error) : e.message);
     }
   }
 
