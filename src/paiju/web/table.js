@@ -331,28 +331,32 @@ export function showTable(ctx, tableId, invite) {
     return null;
   }
 
-  // When a new decision comes, scroll (if needed) so your hand and the action bar are both in view.
+  // When a new decision comes, scroll (if needed) so your hand and the action bar are both in view — with the
+  // trick you must follow above them when all three fit.
   function keepDecisionInView() {
     const key = s.legal.length ? `${s.seq}:${s.legal.length}` : null;
     if (key === s.decisionKey) return;
     s.decisionKey = key;
     if (!key || document.getElementById("result-panel")) return;
     const bar = document.getElementById("controls");
-    const hand = ctx.main.querySelector(".seat.me .hand");
     if (!bar) return;
     const header = document.querySelector(".site-header");
     const topLimit = header && getComputedStyle(header).position !== "static" ? header.getBoundingClientRect().bottom : 0;
-    const br = bar.getBoundingClientRect();
-    const hr = hand ? hand.getBoundingClientRect() : br;
-    const top = Math.min(hr.top, br.top) - 8;
-    const bottom = Math.max(hr.bottom, br.bottom) + 8;
     const room = window.innerHeight - topLimit;
+    const span = (els) => {
+      const rs = els.filter(Boolean).map((e) => e.getBoundingClientRect());
+      return { top: Math.min(...rs.map((r) => r.top)) - 8, bottom: Math.max(...rs.map((r) => r.bottom)) + 8 };
+    };
+    const hand = ctx.main.querySelector(".seat.me .hand");
+    const trick = ctx.main.querySelector("#trick .trick-grid");
+    let want = span([trick, hand, bar]);
+    if (want.bottom - want.top > room) want = span([hand, bar]);
     let dy = 0;
-    if (bottom - top <= room) {
-      if (bottom > window.innerHeight) dy = bottom - window.innerHeight;
-      else if (top < topLimit) dy = top - topLimit;
+    if (want.bottom - want.top <= room) {
+      if (want.bottom > window.innerHeight) dy = want.bottom - window.innerHeight;
+      else if (want.top < topLimit) dy = want.top - topLimit;
     } else {
-      dy = br.bottom + 8 - window.innerHeight; // too tall for the screen: the bar, and the hand's lower rows
+      dy = bar.getBoundingClientRect().bottom + 8 - window.innerHeight; // too tall: the bar, the hand's lower rows
     }
     if (dy) window.scrollBy({ top: dy, behavior: "instant" });
   }
