@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
+import secrets
 import threading
 import time
 from collections import Counter
@@ -22,12 +24,15 @@ from typing import Any, ClassVar, Self
 import httpx
 import pytest
 import uvicorn
+from sqlalchemy import create_engine, text
 from websockets.sync.client import ClientConnection, connect
 
 from paiju.bots.base import Bot, RandomBot
 from paiju.core import Event, Game, Result, RulesConfig, View, Window, game_names, get_game, option
 from paiju.core import registry as core_registry
 from paiju.server import Settings, create_app
+
+PG_URL = os.environ.get("PAIJU_TEST_POSTGRES_URL")
 
 # ---- the toy game ---------------------------------------------------------------------------------------
 
@@ -325,7 +330,8 @@ class Socket:
 
 def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
     base = Settings(data_dir=tmp_path / "data", secret_key="test-key", turn_seconds=0, claim_seconds=0,
-                    grace_seconds=30, bot_delay_seconds=0, resume_buffer=8, allow_fixed_deals=True)
+                    grace_seconds=30, bot_delay_seconds=0, resume_buffer=8, allow_fixed_deals=True,
+                    argon2_time_cost=1, argon2_memory_kib=1024)
     return base.with_(**changes)
 
 
@@ -355,3 +361,53 @@ def toy_table(server: LiveServer, players: list[Player], *, deal: Any = None, st
         for s in sockets:
             s.until(lambda m: m["type"] == "snapshot")
     return tid, sockets
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def settings(request: pytest.FixtureRequest, tmp_path: Path, toy_game: type[ToyGame]) -> Iterator[Settings]:
+    """Fast settings on SQLite, and on a PostgreSQL schema of the test's own when PAIJU_TEST_POSTGRES_URL is set."""
+    base = fast_settings(tmp_path)
+    if request.param == "sqlite":
+        yield base
+        return
+    if not PG_URL:
+        pytest.skip("PAIJU_TEST_POSTGRES_URL is not set (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test)")
+    schema = f"paiju_test_{secrets.token_hex(4)}"
+    admin = create_engine(PG_URL)
+    with admin.begin() as c:
+        c.execute(text(f"CREATE SCHEMA {schema}"))
+    sep = "&" if "?" in PG_URL else "?"
+    try:
+        yield base.with_(database_url=f"{PG_URL}{sep}options=-csearch_path%3D{schema}")
+    finally:
+        with admin.begin() as c:
+            c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+class FakeClock:
+    """An injected clock: Unix seconds that move only when a test says so."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def register(server: LiveServer, username: str, password: str = "correct horse", nickname: str | None = None,
+             player: Player | None = None) -> Player:
+    """A new account (from ``player``'s guest session when given); the client carries its token."""
+    p = player or server.client()
+    body: dict[str, Any] = {"username": username, "password": password}
+    if nickname is not None:
+        body["nickname"] = nickname
+    r = p.post("/api/accounts", body)
+    assert r.status_code == 201, r.text
+    p.token = r.json()["token"]
+    p.id = r.json()["player"]["id"]
+    p.http.headers["Authorization"] = f"Bearer {p.token}"
+    return p

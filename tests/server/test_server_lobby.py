@@ -12,14 +12,14 @@ from paiju.core import game_names
 from .conftest import LiveServer, ToyConfig
 
 
-def test_a_nickname_gets_a_signed_session(server: LiveServer) -> None:
+def test_a_nickname_gets_a_guest_session(server: LiveServer) -> None:
     anon = server.client()
     for bad in ("", "   ", "x" * 25, 42, None):
         r = anon.post("/api/session", {"nickname": bad})
         assert r.status_code == 422 and r.json()["error"]["code"] == "bad_nickname"
     assert anon.http.post("/api/session", content=b"{oops").json()["error"]["code"] == "bad_json"
     me = server.client("  小明  ")
-    assert me.http.get("/api/session").json()["player"] == {"id": me.id, "nickname": "小明"}
+    assert me.http.get("/api/session").json()["player"] == {"id": me.id, "nickname": "小明", "account": False}
     # the cookie works too, and a forged token is nobody
     anon.http.cookies.set("paiju_session", me.token or "")
     assert anon.http.get("/api/session").json()["player"]["id"] == me.id
@@ -36,8 +36,9 @@ def test_games_list_every_option_and_the_windows(server: LiveServer) -> None:
     assert toy["options"] == json.loads(json.dumps(ToyConfig.schema()))  # every option, as the config declares it
     [hand] = toy["options"]
     assert (hand["name"], hand["type"], hand["default"], hand["min"], hand["max"]) == ("hand_size", "int", 3, 1, 5)
-    assert [o["name"] for o in toy["table_options"]] == ["turn_seconds", "claim_seconds"]
-    turn, claim = toy["table_options"]
+    assert [o["name"] for o in toy["table_options"]] == ["turn_seconds", "claim_seconds", "escape"]
+    assert toy["table_options"][2]["choices"] == ["flat"]  # the 升级 page's flat 逃跑 rule by default
+    turn, claim, _ = toy["table_options"]
     assert (turn["min"], turn["max"], claim["min"]) == (5.0, 3600.0, 0.05)  # and 0 = untimed
     assert set(games) <= {*game_names()}
     # Every choice of every real game's options has words in both languages (no raw "same_tile" in a form).

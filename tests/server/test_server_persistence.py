@@ -4,43 +4,15 @@ is set (CI sets it)."""
 
 from __future__ import annotations
 
-import os
-import secrets
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, text
 
 from paiju.server import Settings, storage
 
 from .conftest import LiveServer, ToyGame, fast_settings, first_bot, toy_table
-
-PG_URL = os.environ.get("PAIJU_TEST_POSTGRES_URL")
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def settings(request: pytest.FixtureRequest, tmp_path: Path, toy_game: type[ToyGame]) -> Iterator[Settings]:
-    base = fast_settings(tmp_path)
-    if request.param == "sqlite":
-        yield base
-        return
-    if not PG_URL:
-        pytest.skip("PAIJU_TEST_POSTGRES_URL is not set (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test)")
-    schema = f"paiju_test_{secrets.token_hex(4)}"
-    admin = create_engine(PG_URL)
-    with admin.begin() as c:
-        c.execute(text(f"CREATE SCHEMA {schema}"))
-    sep = "&" if "?" in PG_URL else "?"
-    try:
-        yield base.with_(database_url=f"{PG_URL}{sep}options=-csearch_path%3D{schema}")
-    finally:
-        with admin.begin() as c:
-            c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
 
 
 def test_a_restarted_server_resumes_the_table_where_it_was(settings: Settings) -> None:
@@ -147,3 +119,71 @@ def test_a_move_that_cannot_be_stored_is_undone(tmp_path: Path, toy_game: type[T
         db.insert = real_insert
         socks[0].act("play 1")
         assert socks[1].until(lambda m: m["type"] == "update")["seq"] == 1
+
+
+def test_the_accounts_migration_moves_an_existing_database_forward(settings: Settings) -> None:
+    """A database at revision 0001 holding players, a finished match (with a departure) and a table in play is
+    upgraded: every table and record is still there, old tokens still work, and the old match is booked."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import func, select
+
+    from paiju.core import get_game
+    from paiju.server import ledger
+    from paiju.server.auth import Player as RoomPlayer
+    from paiju.server.auth import Sessions
+
+    engine = storage.make_engine(settings.db_url, settings.data_dir)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(storage.__file__).with_name("migrations")))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    game = get_game("toy")(ToyGame.config_class.from_dict({"hand_size": 1}), 1, {"hands": [["1"], ["1"], ["3"]]})
+    for seat, action in ((0, "play 1"), (1, "take"), (2, "play 3")):
+        game.apply(seat, action)
+    with engine.begin() as c:
+        for pid in ("old_a", "old_b"):
+            storage.add_player(c, RoomPlayer(pid, pid.upper()), 1.0)
+        seats = [storage.SeatRow(0, "old_a"), storage.SeatRow(1, "old_b"), storage.SeatRow(2, bot="best")]
+        for tid in ("done", "live"):
+            storage.add_table(c, storage.TableRow(
+                id=tid, game="toy", config=game.config.to_dict(), seed=1, deal=game.deal, turn_seconds=0,
+                claim_seconds=0, private=False, invite=None, owner_id="old_a", status="waiting", created_at=2.0,
+                seats=seats))
+            storage.set_status(c, tid, "playing", 3.0, {})
+            storage.set_seat(c, tid, seats[2], 3.0, 0)
+        for n, (seat, action) in enumerate(game.history, start=1):
+            storage.add_action(c, storage.action_row("done", n, seat, action, 3.0 + n))
+        storage.add_action(c, storage.action_row("live", 1, 0, "play 1", 4.0))
+        storage.add_departure(c, "live", 1, "old_b", 4.5, 1, "disconnected")
+        result = game.result()
+        assert result is not None
+        storage.finish(c, "done", 7.0, result.to_dict())
+    counts: dict[str, int | None] = {}
+    with engine.connect() as c:
+        for t in ("players", "card_tables", "seats", "seatings", "actions", "departures"):
+            counts[t] = c.execute(select(func.count()).select_from(storage.metadata.tables[t])).scalar()
+    storage.migrate(engine)
+    with engine.connect() as c:
+        for t, count in counts.items():
+            assert c.execute(select(func.count()).select_from(storage.metadata.tables[t])).scalar() == count, t
+        assert compare_metadata(MigrationContext.configure(c), storage.metadata) == []
+    engine.dispose()
+    old_token = Sessions("test-key").issue("old_a")  # a token the old server gave
+    with LiveServer(settings, bot_factory=first_bot) as s:
+        me = s.client()
+        me.http.headers["Authorization"] = f"Bearer {old_token}"
+        assert me.http.get("/api/session").json()["player"]["id"] == "old_a"
+        assert s.room.tables["live"].seq == 1
+        assert me.http.get("/api/tables/done/record").json()["record"]["actions"] == [[0, "play 1"], [1, "take"],
+                                                                                     [2, "play 3"]]
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            got = me.http.get("/api/players/old_b").json()["ledger"]
+            if got:
+                break
+            time.sleep(0.05)
+        assert [(e["table"], e["reason"], e["points"]) for e in got] == [("done", "match", 1)]
+        with s.room.db.engine.connect() as c:
+            assert ledger.check_balances(c) == []

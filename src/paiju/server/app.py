@@ -26,8 +26,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import paiju
 from paiju.core import game_names, get_game
 
+from . import scoring
 from . import storage as st
-from .auth import COOKIE, Player, Sessions, clean_nickname, token_of
+from .accounts import Accounts, SessionStore
+from .auth import Player, clean_nickname, token_of
 from .errors import RoomError
 from .settings import Settings
 from .tables import BotFactory, Conn, Room, default_bot_factory, dumps
@@ -48,6 +50,9 @@ TABLE_OPTIONS = [
     {"name": "claim_seconds", "type": "float", "zh": "抢牌时限（秒，0 为不限）", "en": "claim window (s, 0 = untimed)",
      "choices": None},
 ]
+ESCAPE_LABELS = {"page": {"zh": "页面规则：逃跑扣24×基础分，其他家按抓分算",
+                          "en": "the page: leaver −24 × base, the others scored on the points taken so far"},
+                 "flat": {"zh": "逃跑扣8分，其他家各加1分", "en": "leaver −8, each other player +1"}}
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -74,13 +79,13 @@ def room_of(request: Request | WebSocket) -> Room:
     return room
 
 
-def sessions_of(request: Request | WebSocket) -> Sessions:
-    sessions: Sessions = request.app.state.sessions
+def sessions_of(request: Request | WebSocket) -> SessionStore:
+    sessions: SessionStore = request.app.state.sessions
     return sessions
 
 
 async def current_player(request: Request | WebSocket) -> Player | None:
-    return await room_of(request).player(sessions_of(request).player_id(token_of(request)))
+    return await room_of(request).player(await sessions_of(request).player_id(token_of(request)))
 
 
 async def require_player(request: Request) -> Player:
@@ -121,18 +126,20 @@ async def new_session(request: Request) -> Response:
     if nickname is None:
         raise RoomError("bad_nickname", "a nickname is 1 to 24 printable characters", 422)
     player = await room_of(request).new_player(nickname)
-    token = sessions_of(request).issue(player.id)
-    settings: Settings = request.app.state.settings
-    response = JSONResponse({"token": token, "player": player.to_dict()})
-    response.set_cookie(COOKIE, token, max_age=365 * 24 * 3600, httponly=True, samesite="lax",
-                        secure=settings.cookie_secure)
-    return response
+    token = await sessions_of(request).issue(player.id, "guest")
+    from .routes_players import session_response  # the account routes build on this module
+
+    return session_response(request, token, player, account=None)
 
 
 @api
 async def get_session(request: Request) -> Response:
     player = await require_player(request)
-    return JSONResponse({"player": player.to_dict()})
+    accounts: Accounts = request.app.state.accounts
+    account = await accounts.account_of(player.id)
+    return JSONResponse({"player": {**player.to_dict(), "account": account is not None},
+                         "account": None if account is None else {"username": account.username,
+                                                                  "created_at": account.created_at}})
 
 
 # ---- lobby ---------------------------------------------------------------------------------------------
@@ -146,7 +153,7 @@ async def list_games(request: Request) -> Response:
             continue
         out.append({"name": name, "display": dict(cls.display), "min_seats": cls.min_seats,
                     "max_seats": cls.max_seats, "options": cls.config_class.schema(),
-                    "table_options": _table_options(request.app.state.settings)})
+                    "table_options": [*_table_options(request.app.state.settings), _escape_option(name)]})
     return JSONResponse(out)
 
 
@@ -174,6 +181,12 @@ async def game_rules(request: Request) -> Response:
     raise RoomError("no_rules", f"the rules of {game!r} are not installed with this server (docs/rules)", 404)
 
 
+def _escape_option(game: str) -> dict[str, Any]:
+    rules = scoring.platform_of(game).escape_rules
+    return {"name": "escape", "type": "str", "zh": "逃跑计分", "en": "escape scoring", "default": rules[0],
+            "choices": list(rules), "choice_labels": [ESCAPE_LABELS[r] for r in rules]}
+
+
 @api
 async def list_tables(request: Request) -> Response:
     game = request.query_params.get("game")
@@ -199,9 +212,14 @@ async def create_table(request: Request) -> Response:
         fixed = {"seed": seed, "deal": data.get("deal")}
     elif "seed" in data or "deal" in data:
         raise RoomError("bad_option", "this server does not take fixed seeds or deals", 422)
+    escape = data.get("escape")
+    if escape is not None and escape not in scoring.platform_of(game).escape_rules:
+        raise RoomError("bad_option", f"option 'escape' must be one of {list(scoring.platform_of(game).escape_rules)}",
+                        422)
     table = await room_of(request).create_table(
         player, game, data.get("config"), turn_seconds=data.get("turn_seconds"),
         claim_seconds=data.get("claim_seconds"), private=private, **fixed)
+    await room_of(request).db.run(lambda c: scoring.set_rule(c, table.id, escape))
     return JSONResponse(table.info(for_player=player), status_code=201)
 
 
@@ -371,6 +389,7 @@ async def _gc_policy(every: float, freeze_every: float = 20.0) -> None:
 def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | None = None) -> Starlette:
     """The card room for ``settings``; nothing is opened until the app starts."""
     settings = settings if settings is not None else Settings()
+    from . import routes_history, routes_players  # they build on this module's helpers
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -381,14 +400,21 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         rows = await asyncio.to_thread(db.run_now, lambda c: st.load_tables(c, unfinished=True))
         db.start()
         app.state.settings = settings
-        app.state.sessions = Sessions(settings.signing_key())
+        app.state.sessions = store = SessionStore(db, settings)
+        app.state.accounts = accounts = Accounts(db, settings, store, routes_players.forgetter(room))
+        await accounts.warm_up()
         app.state.room = room
+        app.state.rematches = routes_history.Rematches(room)
         room.restore(rows)
+        booking = asyncio.get_running_loop().create_task(routes_history.book_pending(room))
         gc_task = asyncio.get_running_loop().create_task(_gc_policy(settings.gc_full_every_seconds)) \
             if settings.gc_full_every_seconds else None
         try:
             yield
         finally:
+            booking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await booking
             if gc_task is not None:
                 gc_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -401,6 +427,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
     routes: list[Route | WebSocketRoute | Mount] = [
         Route("/", index),
         Route("/t/{table_id}", index),
+        *[Route(path, index) for path in routes_history.PAGES],
         Route("/rules/{game}", index),
         Route("/api/rules/{game}", game_rules),
         Route("/api/session", new_session, methods=["POST"]),
@@ -416,6 +443,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         Route("/api/tables/{table_id}/bots/remove", remove_bot, methods=["POST"]),
         Route("/api/tables/{table_id}/start", start, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        *routes_players.ROUTES,
+        *routes_history.ROUTES,
     ]
     if WEB_DIR.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))

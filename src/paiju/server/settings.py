@@ -48,6 +48,21 @@ class Settings:
     as it is (tests and embedding, where the process is not ours alone)."""
     clock: Callable[[], float] = field(default=time.time, compare=False)
     """Unix time in seconds; deadlines are absolute times on this clock."""
+    # ---- accounts and sessions (docs/server.md, "Accounts") ----
+    session_days: float = 30.0
+    """A session unused this long expires; every use pushes its end back (sliding)."""
+    session_touch_seconds: float = 3600.0
+    """A session's end is pushed back at most this often (one write per session per hour, not per request)."""
+    session_recheck_seconds: float = 10.0
+    """How long this process trusts a session it has checked: a logout in another process is honoured here
+    within this time (the process that logs out forgets at once)."""
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
+    """argon2id parameters (argon2-cffi's defaults, RFC 9106's second choice); tests lower them."""
+    login_failures_per_user: int = 10
+    login_failures_per_address: int = 50
+    login_window_seconds: float = 900.0
+    """Failed logins allowed per username and per client address in a sliding window; past them: 429."""
 
     def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)

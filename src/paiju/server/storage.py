@@ -56,6 +56,8 @@ players = Table(
     Column("id", String(32), primary_key=True),
     Column("nickname", String(64), nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("deleted_at", Float, nullable=True),  # an account deleted: the nickname is anonymised (accounts.py)
+    Column("revoked_before", Float, nullable=True),  # logout-all: older signed tokens stop working
 )
 
 card_tables = Table(

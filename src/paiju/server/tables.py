@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket
 from paiju.bots.base import Bot, RandomBot
 from paiju.core import SPECTATOR, ActionError, ConfigError, Event, Game, Window, get_game
 
+from . import scoring
 from . import storage as st
 from .auth import Player
 from .errors import RoomError
@@ -456,6 +457,7 @@ class CardTable:
         self._broadcast_state("update", events)
         if finished:
             self.broadcast_table()
+            await scoring.on_match_finished(self)  # accounts: the ledger books the match
         self._schedule()
 
     async def _rebuild(self) -> None:
@@ -608,6 +610,8 @@ class CardTable:
             st.add_departure(c, self.id, seat, pid, now, n, reason)
 
         await self.room.db.run(job)
+        if reason == "left":  # accounts: an escape is booked at once (one who disconnected: at the end)
+            await scoring.on_escape(self, seat, n, now)
         self.broadcast_table()
         if reason == "left":  # the leaver's own clients now watch as spectators
             for conn in list(self.conns):

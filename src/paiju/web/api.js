@@ -65,7 +65,8 @@ export function forgetSession() {
   } catch { /* nothing stored */ }
 }
 
-export async function request(method, path, body) {
+/** `withLink`: also return the `Link: <…>; rel="next"` address of a paged answer, as {data, next}. */
+export async function request(method, path, body, withLink = false) {
   const headers = { Accept: "application/json" };
   const tok = token();
   if (tok) headers.Authorization = `Bearer ${tok}`;
@@ -82,16 +83,29 @@ export async function request(method, path, body) {
     try { data = JSON.parse(text); } catch { data = text; }
   }
   if (!res.ok) throw new ApiError(res.status, errorDetail(data));
+  if (withLink) {
+    const m = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get("Link") || "");
+    return { data, next: m ? m[1] : null };
+  }
   return data;
 }
 
 export async function startSession(nickname) {
-  const data = await request("POST", "/api/session", { nickname });
+  return saveSession(await request("POST", "/api/session", { nickname }));
+}
+
+/** Keep a session the server gave (a guest's, a registration's, a login's). */
+export function saveSession(data) {
   try {
     localStorage.setItem(TOKEN_KEY, data.token);
     localStorage.setItem(PLAYER_KEY, JSON.stringify(data.player));
   } catch { /* the cookie the server sets still identifies us */ }
   return data;
+}
+
+/** The player as the server says now (after a rename or a registration elsewhere). */
+export function updatePlayer(p) {
+  try { localStorage.setItem(PLAYER_KEY, JSON.stringify(p)); } catch { /* shown until reload */ }
 }
 
 export const api = {
@@ -105,6 +119,19 @@ export const api = {
   removeBot: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots/remove`, { seat }),
   start: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/start`, {}),
   rules: (game, lang) => request("GET", `/api/rules/${encodeURIComponent(game)}?lang=${encodeURIComponent(lang)}`),
+  rematch: (id, confirm) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { confirm }),
+  session: () => request("GET", "/api/session"),
+  register: (body) => request("POST", "/api/accounts", body),
+  login: (body) => request("POST", "/api/login", body),
+  logout: () => request("POST", "/api/logout", {}),
+  logoutAll: () => request("POST", "/api/logout-all", {}),
+  changePassword: (password, newPassword) => request("POST", "/api/account/password", { password, new_password: newPassword }),
+  deleteAccount: (password) => request("DELETE", "/api/account", { password }),
+  player: (id, cursor) => request("GET", `/api/players/${encodeURIComponent(id)}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`),
+  leaderboard: (game) => request("GET", `/api/leaderboard?game=${encodeURIComponent(game)}`, undefined, true),
+  page: (path) => request("GET", path, undefined, true),
+  replay: (id, invite) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`),
+  replayViews: (id, from, to, invite) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay/views?from=${from}&to=${to}${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`),
 };
 
 export function wsUrl(tableId, invite) {

@@ -1,11 +1,15 @@
-// Entry point: header, nickname on first visit, and the two pages (lobby at "/", a table at "/t/<id>").
+// Entry point: header, nickname on first visit, and the pages: lobby "/", a table "/t/<id>", log in "/login",
+// your record "/me", a player's "/players/<id>", "/leaderboard", a replay "/replay/<id>".
 
-import { ApiError, forgetSession, player, request, startSession, token } from "./api.js";
+import { showLogin } from "./account.js";
+import { ApiError, forgetSession, player, request, startSession, token, updatePlayer } from "./api.js";
 import { fill, h, icon, toast } from "./dom.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { onPrefChange, pref, setPref } from "./prefs.js";
+import { showReplay } from "./replay.js";
 import { showRules } from "./rules.js";
+import { showLeaderboard, showProfile } from "./scores.js";
 import { showTable } from "./table.js";
 
 const main = document.getElementById("main");
@@ -17,8 +21,14 @@ function renderHeader() {
   fill(header,
     h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } },
       h("span", { class: "brand-mark" }, "牌"), h("span", { class: "brand-name" }, t("app"))),
+    h("nav", { class: "site-nav" },
+      h("a", { href: "/leaderboard", id: "nav-leaderboard", onclick: (e) => { e.preventDefault(); navigate("/leaderboard"); } },
+        t("leaderboard"))),
     h("span", { class: "spacer" }),
-    me ? h("button", { class: "link me", title: t("change_name"), onclick: askNickname }, me.nickname) : null,
+    me ? h("a", { class: "me", id: "nav-me", href: "/me", title: t("my_profile"), onclick: (e) => { e.preventDefault(); navigate("/me"); } },
+      me.nickname) : null,
+    !me?.account ? h("a", { class: "nav-login", id: "nav-login", href: "/login", onclick: (e) => { e.preventDefault(); navigate("/login"); } },
+      t("login_or_register")) : null,
     h("button", {
       class: "icon", id: "sound-toggle", "aria-pressed": pref("sound") ? "true" : "false",
       title: t(pref("sound") ? "sound_on" : "sound_off"), "aria-label": t(pref("sound") ? "sound_on" : "sound_off"),
@@ -67,7 +77,8 @@ function askNickname() {
   h("h1", {}, t("nickname_title")),
   h("p", { class: "muted" }, t("nickname_hint")),
   input, error,
-  h("button", { class: "primary", type: "submit" }, t("enter")));
+  h("button", { class: "primary", type: "submit" }, t("enter")),
+  h("button", { class: "link", type: "button", id: "to-login", onclick: () => navigate("/login") }, t("login_or_register")));
   fill(main, h("div", { class: "center-page" }, form));
   input.focus();
 }
@@ -87,19 +98,29 @@ export function sessionExpired() {
 function route() {
   if (page) page.destroy();
   page = null;
-  const ctx = { main, navigate, sessionExpired, toast };
-  const rules = /^\/rules\/([^/]+)\/?$/.exec(location.pathname);
-  if (rules) { // the rules need no nickname
-    page = showRules(ctx, decodeURIComponent(rules[1]));
+  renderHeader();
+  const path = location.pathname;
+  const query = new URLSearchParams(location.search);
+  const ctx = { main, navigate, sessionExpired, toast, askNickname };
+  // Pages anyone may read, with or without a session: replays, records, the leaderboard, the rules.
+  let m = /^\/rules\/([^/]+)\/?$/.exec(path);
+  if (m) { page = showRules(ctx, decodeURIComponent(m[1])); return; }
+  m = /^\/replay\/([^/]+)\/?$/.exec(path);
+  if (m) { page = showReplay(ctx, decodeURIComponent(m[1]), query.get("invite"), Number(query.get("step") ?? 0)); return; }
+  m = /^\/players\/([^/]+)\/?$/.exec(path);
+  if (m) { page = showProfile(ctx, decodeURIComponent(m[1]), player()?.id === decodeURIComponent(m[1])); return; }
+  if (path === "/leaderboard") { page = showLeaderboard(ctx, query.get("game")); return; }
+  if (path === "/login") {
+    page = showLogin(ctx, () => { renderHeader(); navigate(query.get("next") || "/"); });
     return;
   }
   if (!token()) {
     askNickname();
     return;
   }
-  const m = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
-  page = m ? showTable(ctx, decodeURIComponent(m[1]), new URLSearchParams(location.search).get("invite"))
-    : showLobby(ctx);
+  if (path === "/me") { page = showProfile(ctx, player()?.id, true); return; }
+  m = /^\/t\/([^/]+)\/?$/.exec(path);
+  page = m ? showTable(ctx, decodeURIComponent(m[1]), query.get("invite")) : showLobby(ctx);
 }
 
 window.addEventListener("popstate", route);
@@ -123,7 +144,8 @@ onLangChange(() => {
 async function checkSession() {
   if (!token()) return;
   try {
-    await request("GET", "/api/session");
+    const data = await request("GET", "/api/session");
+    if (data?.player) { updatePlayer(data.player); renderHeader(); }
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) sessionExpired();
   }

@@ -200,6 +200,11 @@ export function showTable(ctx, tableId, invite) {
         s.info = msg.table;
         render();
         break;
+      case "rematch": // who asked for the next match; once everyone has, it has started: go there
+        s.rematch = msg;
+        if (msg.next && msg.confirmed.includes(mySeat())) ctx.navigate(`/t/${encodeURIComponent(msg.next)}`);
+        else render();
+        break;
       case "error":
         ctx.toast(errorText(msg));
         render(); // the refused choice can be made again
@@ -371,6 +376,9 @@ export function showTable(ctx, tableId, invite) {
       h("span", { class: "spacer" }),
       h("span", { class: "conn", id: "conn", role: "status", "aria-live": "polite" }),
       game ? h("button", { class: "small", id: "rules-open", onclick: () => openRulesPanel(game, gameName()) }, t("rules")) : null,
+      s.info?.status === "finished"
+        ? h("button", { class: "small", id: "top-replay", onclick: () => ctx.navigate(replayPath()) }, t("replay"))
+        : null,
       s.view && s.info?.status === "playing" && mySeat() != null
         ? h("button", {
           class: "small", id: "leave-game", title: t("leave_game_hint"),
@@ -678,6 +686,7 @@ export function showTable(ctx, tableId, invite) {
     }
   }
 
+  // ---- the result panel ---------------------------------------------------------------------------
   function renderResult() {
     document.getElementById("result-panel")?.remove();
     const last = s.view?.table?.last_result;
@@ -697,11 +706,44 @@ export function showTable(ctx, tableId, invite) {
         h("h2", { id: "result-title" }, final ? t("match_over") : t("result"),
           last?.title ? h("span", { class: "result-title" }, say(last.title)) : null),
         h("div", { class: "result-scroll" }, reveal, table),
+        final ? rematchBar() : null,
         h("div", { class: "form-actions" },
           final ? h("button", { onclick: () => ctx.navigate("/") }, t("back_to_lobby")) : null,
+          final ? h("button", { id: "open-replay", onclick: () => ctx.navigate(replayPath()) }, t("replay")) : null,
           h("button", { class: "primary", id: "result-close", onclick: close }, final ? t("close") : t("continue")))));
     document.body.appendChild(panel);
     panel.querySelector("#result-close").focus({ preventScroll: true });
+  }
+
+  function replayPath() {
+    return `/replay/${encodeURIComponent(tableId)}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`;
+  }
+
+  // The next match at the same seats: each person confirms, bots always do (docs/protocol.md, "Rematch").
+  function rematchBar() {
+    const r = s.rematch;
+    const mine = mySeat();
+    const mineSeat = mine == null ? null : s.info?.seats?.[mine];
+    const canAsk = mineSeat && mineSeat.player && !mineSeat.replaced;
+    if (r?.next) {
+      return h("p", { class: "rematch-bar" }, h("button", { class: "link", id: "rematch-next",
+        onclick: () => ctx.navigate(`/t/${encodeURIComponent(r.next)}`) }, t("rematch_started")));
+    }
+    const asked = r && mine != null && r.confirmed.includes(mine);
+    const others = r ? r.confirmed.filter((x) => x !== mine) : [];
+    const waiting = r && r.confirmed.length ? [
+      others.length ? t("rematch_asked", { names: others.map(seatName).join("、") }) : "",
+      t("rematch_waiting", { names: r.waiting.map(seatName).join("、") })].filter(Boolean).join(" · ") : "";
+    if (!canAsk) return waiting ? h("p", { class: "rematch-bar muted" }, waiting) : null;
+    return h("div", { class: "rematch-bar" },
+      h("button", {
+        class: asked ? null : "primary", id: "rematch",
+        onclick: () => lobbyCall(async () => {
+          s.rematch = await api.rematch(tableId, !asked);
+          if (s.rematch.next) ctx.navigate(`/t/${encodeURIComponent(s.rematch.next)}`);
+        }),
+      }, asked ? t("rematch_cancel") : t("rematch")),
+      h("span", { class: "muted", id: "rematch-status" }, waiting));
   }
 
   // ---- the countdown -----------------------------------------------------------------------------

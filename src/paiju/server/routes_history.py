@@ -1,0 +1,353 @@
+"""Reading it back: profiles with the ledger, leaderboards, replays of finished matches, and rematches.
+
+docs/protocol.md ("Players and scores", "Replays", "Rematch") describes every call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import OrderedDict
+from typing import Any
+from urllib.parse import urlencode
+
+from sqlalchemy import Connection, select
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from paiju.core import OMNISCIENT, game_names, get_game
+
+from . import ledger as lg
+from . import scoring
+from . import storage as st
+from .accounts import accounts
+from .app import api, body_of, current_player, require_player, room_of
+from .auth import Player
+from .errors import RoomError
+from .tables import CardTable, Room, dumps
+
+log = logging.getLogger("paiju.server.history")
+
+PAGES = ["/login", "/me", "/players/{player_id}", "/leaderboard", "/replay/{table_id}"]
+"""Browser pages served by the one-page client (index.html)."""
+
+MAX_PAGE = 100
+MAX_VIEWS = 40
+
+
+def _limit(request: Request, default: int = 20) -> int:
+    raw = request.query_params.get("limit")
+    if raw is None:
+        return default
+    try:
+        n = int(raw)
+    except ValueError:
+        raise RoomError("bad_option", "limit must be a whole number", 422) from None
+    if not 1 <= n <= MAX_PAGE:
+        raise RoomError("bad_option", f"limit must be 1 to {MAX_PAGE}", 422)
+    return n
+
+
+# ---- profiles and the ledger --------------------------------------------------------------------------
+
+@api
+async def get_player(request: Request) -> Response:
+    pid = request.path_params["player_id"]
+    viewer = await current_player(request)
+    cursor = lg.decode_cursor(request.query_params.get("cursor"))
+    if request.query_params.get("cursor") and not isinstance(cursor, int):
+        raise RoomError("bad_cursor", "that cursor is not one this server gave", 422)
+    limit = _limit(request)
+    game = request.query_params.get("game")
+
+    def job(c: Connection) -> dict[str, Any] | None:
+        p = c.execute(select(st.players.c.id, st.players.c.nickname, st.players.c.created_at,
+                             st.players.c.deleted_at, accounts.c.player_id.label("account"))
+                      .select_from(st.players.outerjoin(accounts, accounts.c.player_id == st.players.c.id))
+                      .where(st.players.c.id == pid)).first()
+        if p is None or p.deleted_at is not None:
+            return None
+        entries, nxt = lg.ledger_page(c, pid, before=cursor, limit=limit, game=game)
+        return {"player": {**lg.player_dict(p.id, p.nickname, None, p.account is not None),
+                           "since": p.created_at},
+                "standing": lg.standing_of(c, pid), "ledger": entries,
+                "next": None if nxt is None else lg.encode_cursor(nxt)}
+
+    out = await room_of(request).db.run(job)
+    if out is None:
+        raise RoomError("no_player", f"no player {pid!r} here", 404)
+    if viewer is None or viewer.id != pid:  # someone else's private tables: no names, no scores
+        for e in out["ledger"]:
+            m = e.get("match")
+            if m and m.get("private"):
+                e["match"] = {"private": True, "status": m["status"], "finished_at": m["finished_at"]}
+    return JSONResponse(out)
+
+
+@api
+async def leaderboard(request: Request) -> Response:
+    game = request.query_params.get("game")
+    if game not in game_names():
+        raise RoomError("unknown_game", f"say which game: ?game= one of {', '.join(game_names())}", 422)
+    raw = request.query_params.get("cursor")
+    after = lg.decode_cursor(raw)
+    if raw and not (isinstance(after, list) and len(after) == 3):
+        raise RoomError("bad_cursor", "that cursor is not one this server gave", 422)
+    limit = _limit(request, 50)
+    rank_from = int(request.query_params.get("rank_from", "0") or 0) if raw else 0
+    rows, nxt = await room_of(request).db.run(lambda c: lg.leaderboard_page(c, game, after=after, limit=limit))
+    for i, r in enumerate(rows):
+        r["rank"] = rank_from + i + 1
+    headers = {}
+    if nxt is not None:
+        q = urlencode({"game": game, "cursor": lg.encode_cursor(nxt), "limit": limit,
+                       "rank_from": rank_from + len(rows)})
+        headers["Link"] = f'</api/leaderboard?{q}>; rel="next"'
+    return JSONResponse(rows, headers=headers)
+
+
+# ---- replays ------------------------------------------------------------------------------------------
+
+class ReplayCache:
+    """Finished matches never change: keep the last few replay indexes."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self._items: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        item = self._items.get(key)
+        if item is not None:
+            self._items.move_to_end(key)
+        return item
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
+_rows = ReplayCache(64)
+_replays = ReplayCache()
+
+
+def _may_watch(row: st.TableRow, player: Player | None, invite: str | None) -> bool:
+    """A private table's replay, like the table: its owner, its seated people, or the invite."""
+    if not row.private:
+        return True
+    if player is not None and (player.id == row.owner_id or any(s.player_id == player.id for s in row.seats)):
+        return True
+    return invite is not None and secrets.compare_digest(invite, row.invite or "")
+
+
+async def _finished_row(request: Request) -> st.TableRow:
+    """The finished table's stored row (cached: it never changes), if the caller may watch it."""
+    tid = request.path_params["table_id"]
+    cached = _rows.get(tid)
+    row: st.TableRow | None = cached["row"] if cached else None
+    if row is None:
+        rows = await room_of(request).db.run(lambda c: st.load_tables(c, table_id=tid))
+        if not rows:
+            raise RoomError("no_table", f"no table {tid!r} here", 404)
+        row = rows[0]
+        if row.status == "finished":
+            _rows.put(tid, {"row": row})
+    if not _may_watch(row, await current_player(request), request.query_params.get("invite")):
+        raise RoomError("invite_required", "this table is private: open it with its invite link", 403)
+    if row.status != "finished":
+        raise RoomError("not_finished", "a replay opens when the match is over", 409)
+    return row
+
+
+def replay_index(row: st.TableRow, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every step's text and events, and the hands (where each view's ``last_result`` changes)."""
+    cls = get_game(row.game)
+    game = cls(cls.config_class.from_dict(row.config), row.seed, row.deal)
+    steps: list[dict[str, Any]] = []
+    hands: list[dict[str, Any]] = []
+    first = 1
+    last_result = game.view(OMNISCIENT)["table"].get("last_result")
+    for n, (seat, action, at) in enumerate(row.actions, start=1):
+        zh, en = game.describe(action, "zh"), game.describe(action, "en")
+        events = game.apply(seat, action)
+        steps.append({"n": n, "seat": seat, "action": action, "zh": zh, "en": en, "at": at, "events": events,
+                      "hand": len(hands) + 1})
+        result = game.view(OMNISCIENT)["table"].get("last_result")
+        if result is not None and result != last_result:
+            hands.append({"hand": len(hands) + 1, "first": first, "last": n, "result": result})
+            first = n + 1
+        last_result = result
+    if first <= len(steps):  # moves after the last settlement (a match that ends without one)
+        hands.append({"hand": len(hands) + 1, "first": first, "last": len(steps), "result": None})
+    final = game.result()
+    return {"table": {"id": row.id, "game": row.game, "display": dict(cls.display), "config": row.config,
+                      "private": row.private, "seats": seats, "started_at": row.started_at,
+                      "finished_at": row.finished_at, "result": None if final is None else final.to_dict()},
+            "total": len(steps), "steps": steps, "hands": hands}
+
+
+@api
+async def get_replay(request: Request) -> Response:
+    row = await _finished_row(request)
+    cached = _replays.get(row.id)
+    if cached is None:
+        seats = [{"seat": s.seat, "player": None if s.player_id is None else {"id": s.player_id,
+                                                                               "nickname": s.nickname},
+                  "bot": s.bot, "replaced": s.replaced} for s in row.seats]
+        departures = await room_of(request).db.run(lambda c: st.load_departures(c, row.id))
+        cached = await asyncio.to_thread(replay_index, row, seats)
+        cached["departures"] = [{"seat": d["seat"], "move": d["move"], "at": d["at"], "reason": d["reason"]}
+                                for d in departures]
+        _replays.put(row.id, cached)
+    return JSONResponse(cached)
+
+
+def replay_views(row: st.TableRow, lo: int, hi: int) -> dict[str, Any]:
+    """The omniscient view after each step ``lo``..``hi`` (0: before the first move)."""
+    cls = get_game(row.game)
+    game = cls(cls.config_class.from_dict(row.config), row.seed, row.deal)
+    out: dict[str, Any] = {}
+    if lo == 0:
+        out["0"] = game.view(OMNISCIENT)
+    for n, (seat, action, _at) in enumerate(row.actions[:hi], start=1):
+        game.apply(seat, action)
+        if n >= lo:
+            out[str(n)] = game.view(OMNISCIENT)
+    return out
+
+
+@api
+async def get_replay_views(request: Request) -> Response:
+    row = await _finished_row(request)
+    try:
+        lo = int(request.query_params.get("from", "0"))
+        hi = int(request.query_params.get("to", str(lo)))
+    except ValueError:
+        raise RoomError("bad_option", "from and to are step numbers", 422) from None
+    total = len(row.actions)
+    if not 0 <= lo <= hi <= total or hi - lo >= MAX_VIEWS:
+        raise RoomError("bad_option", f"steps run 0 to {total}; at most {MAX_VIEWS} a call", 422)
+    views = await asyncio.to_thread(replay_views, row, lo, hi)
+    return Response(dumps({"views": views}), media_type="application/json")
+
+
+# ---- rematch ------------------------------------------------------------------------------------------
+
+class Rematches:
+    """Who has asked for the next match at each finished table (in this process, while the table is kept)."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.confirmed: dict[str, set[int]] = {}
+        self.next: dict[str, str] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def needed(self, table: CardTable) -> list[int]:
+        """Seats whose person must confirm: everyone still playing their seat (bots always agree; a seat whose
+        person left or was replaced goes to a bot)."""
+        return [s.seat for s in table.row.seats if s.player_id is not None and s.replaced is None]
+
+    def state(self, table: CardTable) -> dict[str, Any]:
+        confirmed = sorted(self.confirmed.get(table.id, set()))
+        return {"type": "rematch", "table": table.id, "confirmed": confirmed,
+                "waiting": [s for s in self.needed(table) if s not in confirmed], "next": self.next.get(table.id)}
+
+    def _tell(self, table: CardTable) -> None:
+        text = dumps(self.state(table))
+        for conn in list(table.conns):
+            conn.send(text)
+
+    async def answer(self, table: CardTable, player: Player, yes: bool) -> dict[str, Any]:
+        if table.status != "finished":
+            raise RoomError("not_finished", "a rematch is offered when the match is over", 409)
+        seat = table.seat_of(player)
+        if seat is None or seat not in self.needed(table):
+            raise RoomError("not_seated", "only the people who played this match can ask for a rematch", 403)
+        lock = self._locks.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            if table.id in self.next:
+                return self.state(table)
+            mine = self.confirmed.setdefault(table.id, set())
+            if yes:
+                mine.add(seat)
+            else:
+                mine.discard(seat)
+            if yes and all(s in mine for s in self.needed(table)):
+                self.next[table.id] = await self._start(table)
+        self._tell(table)
+        return self.state(table)
+
+    async def _start(self, old: CardTable) -> str:
+        """The next match: same game, options, windows and privacy; people in the same seats, bots in the rest."""
+        room = self.room
+        row = old.row
+        people: dict[int, Player] = {}
+        for s in row.seats:
+            if s.seat in self.needed(old):
+                p = await room.player(s.player_id)
+                if p is not None:
+                    people[s.seat] = p
+        owner = people.get(next((s for s, p in people.items() if p.id == row.owner_id), -1)) \
+            or next(iter(people.values()))
+        new = await room.create_table(owner, row.game, row.config, turn_seconds=row.turn_seconds,
+                                      claim_seconds=row.claim_seconds, private=row.private)
+        rule = await room.db.run(lambda c: c.execute(select(lg.table_scoring.c.escape)
+                                                     .where(lg.table_scoring.c.table_id == row.id)).scalar())
+        await room.db.run(lambda c: scoring.set_rule(c, new.id, rule, rematch_of=row.id))
+        for seat, p in sorted(people.items()):
+            await new.sit(p, seat)
+        await new.fill_bots(owner)
+        await new.start(owner)
+        return new.id
+
+
+def rematches_of(request: Request) -> Rematches:
+    r: Rematches = request.app.state.rematches
+    return r
+
+
+@api
+async def post_rematch(request: Request) -> Response:
+    player = await require_player(request)
+    data = await body_of(request)
+    table = room_of(request).get(request.path_params["table_id"])
+    yes = data.get("confirm", True)
+    if not isinstance(yes, bool):
+        raise RoomError("bad_option", "confirm must be true or false", 422)
+    return JSONResponse(await rematches_of(request).answer(table, player, yes))
+
+
+@api
+async def get_rematch(request: Request) -> Response:
+    table = room_of(request).get(request.path_params["table_id"])
+    return JSONResponse(rematches_of(request).state(table))
+
+
+# ---- bookings a crash left undone ---------------------------------------------------------------------
+
+async def book_pending(room: Room, batch: int = 10) -> None:
+    """At start-up: book finished matches that have no entries yet, oldest first, a small batch per
+    transaction with pauses between, so the moves of the tables in play keep their turn on the writer."""
+    try:
+        while True:
+            n = await room.db.run(lambda c: scoring.book_pending(c, room.settings.clock(), batch))
+            if n < batch:
+                return
+            await asyncio.sleep(0.05)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("booking finished matches failed; the next start tries again")
+
+
+ROUTES = [
+    Route("/api/players/{player_id}", get_player),
+    Route("/api/leaderboard", leaderboard),
+    Route("/api/tables/{table_id}/replay", get_replay),
+    Route("/api/tables/{table_id}/replay/views", get_replay_views),
+    Route("/api/tables/{table_id}/rematch", post_rematch, methods=["POST"]),
+    Route("/api/tables/{table_id}/rematch", get_rematch, methods=["GET"]),
+]

@@ -1,0 +1,139 @@
+"""HTTP for accounts and sessions: register, log in and out, change the password, delete the account.
+
+docs/protocol.md ("Players") describes every call; accounts.py holds the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .accounts import AccountInfo, Accounts, SessionStore, Throttled
+from .app import api, body_of, current_player, require_player, room_of
+from .auth import COOKIE, Player, token_of
+from .errors import RoomError
+from .settings import Settings
+from .tables import Room
+
+
+def accounts_of(request: Request) -> Accounts:
+    accounts: Accounts = request.app.state.accounts
+    return accounts
+
+
+def store_of(request: Request) -> SessionStore:
+    store: SessionStore = request.app.state.sessions
+    return store
+
+
+def forgetter(room: Room) -> Callable[[str], None]:
+    """Drop a player from the room's cache after its nickname changed in the database."""
+
+    def forget(player_id: str) -> None:
+        room._players.pop(player_id, None)  # the Room caches players by id; the next read reloads
+
+    return forget
+
+
+def session_response(request: Request, token: str, player: Player, account: AccountInfo | None,
+                     status: int = 200) -> JSONResponse:
+    """``{"token", "player"}`` and the same token as an HTTP-only cookie that lives as long as the session."""
+    settings: Settings = request.app.state.settings
+    body: dict[str, Any] = {"token": token, "player": {**player.to_dict(), "account": account is not None}}
+    if account is not None:
+        body["account"] = {"username": account.username, "created_at": account.created_at}
+    response = JSONResponse(body, status_code=status)
+    response.set_cookie(COOKIE, token, max_age=int(settings.session_days * 86400), httponly=True, samesite="lax",
+                        secure=settings.cookie_secure)
+    return response
+
+
+def throttled(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
+    """A 429 carries ``Retry-After``."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            response: Response = await handler(request)
+            return response
+        except Throttled as e:
+            return JSONResponse({"error": e.to_dict()}, status_code=429,
+                                headers={"Retry-After": str(e.retry_after)})
+
+    wrapped.__name__ = handler.__name__
+    return wrapped
+
+
+@api
+@throttled
+async def register(request: Request) -> Response:
+    data = await body_of(request)
+    guest = await current_player(request)
+    accounts = accounts_of(request)
+    token, player = await accounts.register(data, guest)
+    return session_response(request, token, player, await accounts.account_of(player.id), status=201)
+
+
+@api
+@throttled
+async def login(request: Request) -> Response:
+    data = await body_of(request)
+    accounts = accounts_of(request)
+    address = request.client.host if request.client else "unknown"
+    token, player = await accounts.login(data, address)
+    return session_response(request, token, player, await accounts.account_of(player.id))
+
+
+def _logged_out() -> JSONResponse:
+    response = JSONResponse({"ok": True})
+    response.delete_cookie(COOKIE)
+    return response
+
+
+@api
+async def logout(request: Request) -> Response:
+    token = token_of(request)
+    if token and await store_of(request).player_id(token) is not None:
+        await store_of(request).revoke(token)
+    return _logged_out()
+
+
+@api
+async def logout_all(request: Request) -> Response:
+    player = await require_player(request)
+    await store_of(request).revoke_all(player.id)
+    return _logged_out()
+
+
+@api
+@throttled
+async def change_password(request: Request) -> Response:
+    player = await require_player(request)
+    data = await body_of(request)
+    await accounts_of(request).change_password(player, data, token_of(request))
+    return JSONResponse({"ok": True})
+
+
+@api
+async def delete_account(request: Request) -> Response:
+    player = await require_player(request)
+    data = await body_of(request)
+    busy = [t.id for t in room_of(request).tables.values()
+            if t.status != "finished" and t.seat_of(player) is not None]
+    if busy:
+        raise RoomError("at_table", f"leave your tables first: {', '.join(busy)}", 409)
+    await accounts_of(request).delete(player, data)
+    return _logged_out()
+
+
+ROUTES = [
+    Route("/api/accounts", register, methods=["POST"]),
+    Route("/api/login", login, methods=["POST"]),
+    Route("/api/logout", logout, methods=["POST"]),
+    Route("/api/logout-all", logout_all, methods=["POST"]),
+    Route("/api/account/password", change_password, methods=["POST"]),
+    Route("/api/account", delete_account, methods=["DELETE"]),
+]
