@@ -54,7 +54,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     registry.GAMES.setdefault("demo", f"{demo_game.__name__}:DemoGame")
     data = tmp_path_factory.mktemp("room")
     settings = Settings(data_dir=data, secret_key="browser-tests", turn_seconds=15.0, claim_seconds=15.0,
-                        bot_delay_seconds=0.0, grace_seconds=600.0)
+                        bot_delay_seconds=0.0, grace_seconds=600.0,
+                        allow_fixed_deals=True)  # scripted deals reach a 升级 bury or a 滑水 claim at once
     port = _free_port()
     config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
                             lifespan="on", ws_max_size=1 << 20)
@@ -124,6 +125,17 @@ def short_match(base: str, game: str) -> dict[str, Any]:
     return out
 
 
+def api_post(page: Any, path: str, body: dict[str, Any]) -> Any:
+    """POST to the card room as the person signed in on ``page`` (for what the lobby form cannot set: a deal)."""
+    return page.evaluate("""async ([path, body]) => {
+        const r = await fetch(path, {method: 'POST', body: JSON.stringify(body), headers: {
+            'Content-Type': 'application/json', Authorization: 'Bearer ' + localStorage.getItem('paiju.token')}});
+        const data = await r.json();
+        if (!r.ok) throw new Error(JSON.stringify(data));
+        return data;
+    }""", [path, body])
+
+
 class Room:
     """What a person does in the browser: enter with a nickname, create a table, sit, add bots, start."""
 
@@ -156,6 +168,18 @@ class Room:
         page.wait_for_url("**/t/*")
         page.wait_for_selector(".waiting-room .seat-row")
         return str(page.url.split("/t/")[1].split("?")[0])
+
+    def dealt_table(self, page: Any, game: str, deal: Any, options: dict[str, Any] | None = None,
+                    **table: Any) -> str:
+        """A table with a scripted first deal, opened in ``page``; the person sits in seat 0, bots fill the rest
+        and the game starts."""
+        body = {"game": game, "config": options or {}, "deal": deal, "seed": 1, **table}
+        tid = str(api_post(page, "/api/tables", body)["id"])
+        page.goto(f"{self.base}/t/{tid}")
+        page.wait_for_selector(".waiting-room .seat-row")
+        self.sit(page, 0)
+        self.fill_bots_and_start(page)
+        return tid
 
     def sit(self, page: Any, seat: int) -> None:
         page.click(f'.seat-row[data-seat="{seat}"] button.sit')

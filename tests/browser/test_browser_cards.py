@@ -82,3 +82,25 @@ def test_card_names_inside_labels(page: Any) -> None:
         return [span.textContent, span.querySelectorAll('.card-text.red').length];
     }""")
     assert text == ["头 A♦ 5♠ · 尾 3♥ 2♣", 2]
+
+
+@pytest.mark.parametrize(("lang", "label", "style", "shown"), [
+    ("zh", "碰 5m", "tile", "碰 五万"),
+    ("en", "pung 5m", "tile", "pung 5 Char"),
+    ("en", "discard 1z", "tile", "discard East"),
+    ("zh", "打 7z", "tile", "打 中"),
+    ("en", "play BJ AS", "french", "play Big Joker A♠"),
+    ("en", "eat d2", "paper", "eat big 2"),
+])
+def test_card_names_follow_the_language(page: Any, lang: str, label: str, style: str, shown: str) -> None:
+    text = page.evaluate("""async ([lang, label, style]) => {
+        const i18n = await import('/static/i18n.js');
+        const { richText } = await import('/static/cards.js');
+        const before = i18n.lang();
+        i18n.setLang(lang);
+        const span = document.createElement('span');
+        span.append(...richText(label, style));
+        i18n.setLang(before);
+        return span.textContent;
+    }""", [lang, label, style])
+    assert text == shown

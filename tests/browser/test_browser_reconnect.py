@@ -57,3 +57,69 @@ def test_reconnects_and_resumes_after_a_drop(room: Any) -> None:
     toast = page.locator("#toast.show")
     toast.wait_for()
     assert "不合规则" in toast.inner_text() and "9z" in toast.inner_text()
+
+
+def test_a_dead_connection_shows_and_resumes_by_itself(room: Any) -> None:
+    """The socket stays open but nothing passes (a lost network): the unanswered ping shows "reconnecting…";
+    when the network is back the client connects again by itself and resumes where it was."""
+    page = room.enter("掉线")
+    page.clock.install()  # page timers on a clock the test can move forward (it also runs on by itself)
+    page.goto(room.base + "/")
+    page.wait_for_selector(".lobby .game-tile")
+    cut = {"on": False}
+    sent: list[dict[str, Any]] = []
+    sockets: list[Any] = []
+
+    def through(ws: Any) -> None:
+        if cut["on"]:  # no network: the connection fails
+            ws.close(code=1006)
+            return
+        server = ws.connect_to_server()
+
+        def up(message: str | bytes) -> None:
+            if not cut["on"]:
+                sent.append(json.loads(message))
+                server.send(message)
+
+        def down(message: str | bytes) -> None:
+            if not cut["on"]:
+                ws.send(message)
+
+        ws.on_message(up)
+        server.on_message(down)
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), through)
+    room.create_table(page, "demo", {"style": "tile", "players": 2}, windows={"turn_seconds": 0})
+    room.sit(page, 0)
+    room.fill_bots_and_start(page)
+    page.wait_for_selector(".seat.me .hand .card.playable")
+    assert page.locator("#conn").inner_text() == ""
+    pings = sum(1 for m in sent if m.get("type") == "ping")
+    page.clock.fast_forward(10_500)
+    for _ in range(50):
+        if sum(1 for m in sent if m.get("type") == "ping") > pings:
+            break
+        page.wait_for_timeout(20)
+    assert sum(1 for m in sent if m.get("type") == "ping") > pings, "the client pings every 10 s"
+    assert page.locator("#conn").inner_text() == ""  # answered: nothing to show
+
+    cut["on"] = True
+    seq = int(page.locator("#controls").get_attribute("data-seq") or 0)
+    page.clock.fast_forward(16_000)  # the next ping goes unanswered
+    banner = page.locator("#conn.reconnecting")
+    banner.wait_for()
+    assert banner.inner_text() == "连接断开，正在重连…"
+    page.click("#lang-switch")
+    assert banner.inner_text() == "Connection lost, reconnecting…"
+    page.click("#lang-switch")
+
+    cut["on"] = False
+    page.clock.fast_forward(6_000)  # past the longest wait between attempts
+    page.wait_for_selector("#conn.open", state="attached")
+    assert page.locator("#conn").inner_text() == ""
+    resumes = [m for m in sent if m.get("type") == "resume"]
+    assert resumes and resumes[-1]["since"] == seq
+    before = page.locator("#controls").get_attribute("data-seq")
+    page.locator(".seat.me .hand .card.playable").first.click()
+    page.wait_for_function("s => document.getElementById('controls').dataset.seq !== s", arg=before)

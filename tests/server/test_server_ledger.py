@@ -469,7 +469,8 @@ def test_a_shengji_hand_through_the_room_is_timed_by_the_rooms_clock(tmp_path: A
     from .conftest import fast_settings
 
     reason = "under_3_minutes"
-    with LiveServer(fast_settings(tmp_path, clock=TickingClock(0.01)), bot_factory=first_bot) as s:
+    settings = fast_settings(tmp_path, clock=TickingClock(0.01), min_turn_seconds=0.05)  # sub-second turns
+    with LiveServer(settings, bot_factory=first_bot) as s:
         me = s.client("me")
         # the person sits and lets every turn time out: the room's bot takes the move (not an escape)
         info = me.ok("/api/tables", {"game": "shengji", "seed": 4, "turn_seconds": 0.05, "claim_seconds": 0.05})

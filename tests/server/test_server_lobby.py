@@ -38,7 +38,26 @@ def test_games_list_every_option_and_the_windows(server: LiveServer) -> None:
     assert (hand["name"], hand["type"], hand["default"], hand["min"], hand["max"]) == ("hand_size", "int", 3, 1, 5)
     assert [o["name"] for o in toy["table_options"]] == ["turn_seconds", "claim_seconds", "escape"]
     assert toy["table_options"][2]["choices"] == ["flat"]  # the 升级 page's flat 逃跑 rule by default
+    turn, claim, _ = toy["table_options"]
+    assert (turn["min"], turn["max"], claim["min"]) == (5.0, 3600.0, 0.05)  # and 0 = untimed
     assert set(games) <= {*game_names()}
+    # Every choice of every real game's options has words in both languages (no raw "same_tile" in a form).
+    for g in games.values():
+        for o in g["options"]:
+            if o["choices"]:
+                assert o["choice_labels"] and all(lb["zh"] and lb["en"] for lb in o["choice_labels"]), (g, o)
+
+
+def test_rules_pages_are_served_in_both_languages(server: LiveServer) -> None:
+    http = server.client().http
+    for game in [n for n in game_names() if n != "toy"]:
+        zh, en = (http.get(f"/api/rules/{game}", params={"lang": lang}).json() for lang in ("zh", "en"))
+        assert en["lang"] == "en" and en["markdown"].startswith("# ")
+        assert zh["lang"] == "zh" and zh["markdown"].startswith("# ") and zh["markdown"] != en["markdown"]
+    for bad in ("toy", "nope", "shengji.zh"):  # a game without a page, an unknown name, a file name
+        r = http.get(f"/api/rules/{bad}")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_rules"
+    assert http.get("/rules/shengji").headers["content-type"].startswith("text/html")
 
 
 def test_creating_tables_validates_every_option(server: LiveServer) -> None:
@@ -55,6 +74,8 @@ def test_creating_tables_validates_every_option(server: LiveServer) -> None:
         ({"game": "toy", "claim_seconds": 10**6}, "bad_option", "claim_seconds"),
         ({"game": "toy", "claim_seconds": "10"}, "bad_option", "claim_seconds"),
         ({"game": "toy", "private": "yes"}, "bad_option", "private"),
+        ({"game": "toy", "turn_seconds": 4.9}, "window_too_short", "turn_seconds"),
+        ({"game": "toy", "turn_seconds": 0.05}, "window_too_short", "turn_seconds"),
     ]:
         r = me.post("/api/tables", body)
         assert r.status_code == 422, body
@@ -63,6 +84,9 @@ def test_creating_tables_validates_every_option(server: LiveServer) -> None:
     assert t["config"] == {"hand_size": 2} and t["turn_seconds"] == 15 and t["claim_seconds"] == 5
     assert t["status"] == "waiting" and [s["player"] for s in t["seats"]] == [None, None, None]
     assert "seed" not in t  # whoever knows the seed knows every card
+    # 0 (untimed) and the 5-second minimum are accepted; a claim window may be shorter than a turn.
+    assert me.ok("/api/tables", {"game": "toy", "turn_seconds": 0})["turn_seconds"] == 0
+    assert me.ok("/api/tables", {"game": "toy", "turn_seconds": 5, "claim_seconds": 2})["turn_seconds"] == 5
 
 
 def test_private_tables_need_their_invite(server: LiveServer) -> None:

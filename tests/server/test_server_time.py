@@ -23,7 +23,7 @@ def record_of(server: LiveServer, tid: str) -> list[list[Any]]:
 
 @pytest.fixture
 def timed(tmp_path: Path, toy_game: type[ToyGame]) -> Iterator[LiveServer]:
-    settings = fast_settings(tmp_path, grace_seconds=0.3)
+    settings = fast_settings(tmp_path, grace_seconds=0.3, min_turn_seconds=0.05)  # sub-second clocks
     with LiveServer(settings, bot_factory=first_bot) as s:
         yield s
 

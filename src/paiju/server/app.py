@@ -37,6 +37,8 @@ from .tables import BotFactory, Conn, Room, default_bot_factory, dumps
 log = logging.getLogger("paiju.server")
 
 WEB_DIR = Path(paiju.__file__).parent / "web"
+RULES_DIR = Path(paiju.__file__).resolve().parents[2] / "docs" / "rules"
+"""docs/rules of a source checkout: the rules pages the client shows (``<game>.md``, ``<game>.zh.md``)."""
 
 PLACEHOLDER = """<!doctype html><html lang="zh"><meta charset="utf-8"><title>牌局 paiju</title>
 <body><h1>牌局 paiju</h1><p>The browser client is not installed in this build (src/paiju/web/).
@@ -151,11 +153,32 @@ async def list_games(request: Request) -> Response:
             continue
         out.append({"name": name, "display": dict(cls.display), "min_seats": cls.min_seats,
                     "max_seats": cls.max_seats, "options": cls.config_class.schema(),
-                    "table_options": [dict(o, default=request.app.state.settings.turn_seconds
-                                           if o["name"] == "turn_seconds"
-                                           else request.app.state.settings.claim_seconds)
-                                      for o in TABLE_OPTIONS] + [_escape_option(name)]})
+                    "table_options": [*_table_options(request.app.state.settings), _escape_option(name)]})
     return JSONResponse(out)
+
+
+def _table_options(settings: Settings) -> list[dict[str, Any]]:
+    """The decision windows with their defaults and bounds (0, untimed, is allowed besides)."""
+    turn = {"default": settings.turn_seconds, "min": settings.min_turn_seconds, "max": settings.max_window_seconds}
+    claim = {"default": settings.claim_seconds, "min": settings.min_window_seconds,
+             "max": settings.max_window_seconds}
+    return [dict(o, **(turn if o["name"] == "turn_seconds" else claim)) for o in TABLE_OPTIONS]
+
+
+@api
+async def game_rules(request: Request) -> Response:
+    """A game's rules page as Markdown, in the language asked for when it is written in it, else in English."""
+    game = request.path_params["game"]
+    lang = request.query_params.get("lang", "en")
+    if game not in game_names():
+        raise RoomError("no_rules", f"no game {game!r} here", 404)
+    tried = ([f"{game}.zh.md"] if lang == "zh" else []) + [f"{game}.md"]
+    for name in tried:
+        path = RULES_DIR / name
+        if path.is_file():
+            text = await asyncio.to_thread(path.read_text, encoding="utf-8")
+            return JSONResponse({"game": game, "lang": "zh" if name.endswith(".zh.md") else "en", "markdown": text})
+    raise RoomError("no_rules", f"the rules of {game!r} are not installed with this server (docs/rules)", 404)
 
 
 def _escape_option(game: str) -> dict[str, Any]:
@@ -405,6 +428,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         Route("/", index),
         Route("/t/{table_id}", index),
         *[Route(path, index) for path in routes_history.PAGES],
+        Route("/rules/{game}", index),
+        Route("/api/rules/{game}", game_rules),
         Route("/api/session", new_session, methods=["POST"]),
         Route("/api/session", get_session, methods=["GET"]),
         Route("/api/games", list_games),

@@ -26,6 +26,9 @@ class Settings:
     """Default window for a claim (a table option; the rule pages say 10 s)."""
     min_window_seconds: float = 0.05
     max_window_seconds: float = 3600.0
+    min_turn_seconds: float = 5.0
+    """The shortest timed turn window a table accepts (0, untimed, is always allowed): people need time to
+    decide.  Tests of the clock lower it."""
     grace_seconds: float = 60.0
     """How long a seated player may stay disconnected mid-game before a bot takes the seat."""
     bot_delay_seconds: float = 0.8

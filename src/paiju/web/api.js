@@ -16,6 +16,12 @@ export class ApiError extends Error {
     return d && typeof d === "object" && !Array.isArray(d) ? d.code || null : null;
   }
 
+  /** The error as the server sent it ({code, message, ...}), for `errorText`. */
+  get error() {
+    const d = this.detail;
+    return d && typeof d === "object" && !Array.isArray(d) ? d : { message: this.message };
+  }
+
   get option() {
     const d = this.detail;
     if (d && typeof d === "object" && !Array.isArray(d) && (d.option || d.field)) return d.option || d.field;
@@ -112,6 +118,7 @@ export const api = {
   fillBots: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots`, {}),
   removeBot: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots/remove`, { seat }),
   start: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/start`, {}),
+  rules: (game, lang) => request("GET", `/api/rules/${encodeURIComponent(game)}?lang=${encodeURIComponent(lang)}`),
   rematch: (id, confirm) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { confirm }),
   session: () => request("GET", "/api/session"),
   register: (body) => request("POST", "/api/accounts", body),

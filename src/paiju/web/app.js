@@ -3,10 +3,12 @@
 
 import { showLogin } from "./account.js";
 import { ApiError, forgetSession, player, request, startSession, token, updatePlayer } from "./api.js";
-import { fill, h, toast } from "./dom.js";
+import { fill, h, icon, toast } from "./dom.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
+import { onPrefChange, pref, setPref } from "./prefs.js";
 import { showReplay } from "./replay.js";
+import { showRules } from "./rules.js";
 import { showLeaderboard, showProfile } from "./scores.js";
 import { showTable } from "./table.js";
 
@@ -20,13 +22,28 @@ function renderHeader() {
     h("a", { class: "brand", href: "/", onclick: (e) => { e.preventDefault(); navigate("/"); } },
       h("span", { class: "brand-mark" }, "牌"), h("span", { class: "brand-name" }, t("app"))),
     h("nav", { class: "site-nav" },
-      h("a", { href: "/leaderboard", id: "nav-leaderboard", onclick: (e) => { e.preventDefault(); navigate("/leaderboard"); } },
-        t("leaderboard"))),
+      h("a", { href: "/leaderboard", id: "nav-leaderboard", title: t("leaderboard"),
+        onclick: (e) => { e.preventDefault(); navigate("/leaderboard"); } },
+      icon("trophy"), h("span", { class: "nav-label" }, t("leaderboard")))),
     h("span", { class: "spacer" }),
     me ? h("a", { class: "me", id: "nav-me", href: "/me", title: t("my_profile"), onclick: (e) => { e.preventDefault(); navigate("/me"); } },
       me.nickname) : null,
     !me?.account ? h("a", { class: "nav-login", id: "nav-login", href: "/login", onclick: (e) => { e.preventDefault(); navigate("/login"); } },
       t("login_or_register")) : null,
+    h("button", {
+      class: "icon", id: "sound-toggle", "aria-pressed": pref("sound") ? "true" : "false",
+      title: t(pref("sound") ? "sound_on" : "sound_off"), "aria-label": t(pref("sound") ? "sound_on" : "sound_off"),
+      onclick: () => setPref("sound", !pref("sound")),
+    }, icon(pref("sound") ? "sound" : "mute")),
+    h("details", { class: "settings-menu", id: "settings" },
+      h("summary", { title: t("settings"), "aria-label": t("settings") }, "⚙"),
+      h("div", { class: "settings-box" },
+        h("label", { class: "check" },
+          h("input", { type: "checkbox", id: "pref-sound", checked: !!pref("sound"), onchange: (e) => setPref("sound", e.target.checked) }),
+          h("span", {}, t("sound"))),
+        h("label", { class: "check" },
+          h("input", { type: "checkbox", id: "pref-confirm", checked: !!pref("confirm"), onchange: (e) => setPref("confirm", e.target.checked) }),
+          h("span", {}, t("confirm_play"))))),
     h("button", {
       class: "lang", id: "lang-switch", "aria-label": "language / 语言",
       onclick: () => setLang(lang() === "zh" ? "en" : "zh"),
@@ -86,8 +103,10 @@ function route() {
   const path = location.pathname;
   const query = new URLSearchParams(location.search);
   const ctx = { main, navigate, sessionExpired, toast, askNickname };
-  // Pages anyone may read, with or without a session.
-  let m = /^\/replay\/([^/]+)\/?$/.exec(path);
+  // Pages anyone may read, with or without a session: replays, records, the leaderboard, the rules.
+  let m = /^\/rules\/([^/]+)\/?$/.exec(path);
+  if (m) { page = showRules(ctx, decodeURIComponent(m[1])); return; }
+  m = /^\/replay\/([^/]+)\/?$/.exec(path);
   if (m) { page = showReplay(ctx, decodeURIComponent(m[1]), query.get("invite"), Number(query.get("step") ?? 0)); return; }
   m = /^\/players\/([^/]+)\/?$/.exec(path);
   if (m) { page = showProfile(ctx, decodeURIComponent(m[1]), player()?.id === decodeURIComponent(m[1])); return; }
@@ -106,6 +125,16 @@ function route() {
 }
 
 window.addEventListener("popstate", route);
+// The settings menu closes when you click anywhere else.
+document.addEventListener("click", (e) => {
+  const menu = document.getElementById("settings");
+  if (menu?.open && !menu.contains(e.target)) menu.open = false;
+});
+onPrefChange(() => {
+  const open = document.getElementById("settings")?.open;
+  renderHeader();
+  if (open) document.getElementById("settings").open = true;
+});
 onLangChange(() => {
   renderHeader();
   if (page) page.rerender();

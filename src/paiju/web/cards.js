@@ -119,16 +119,22 @@ export function cardsInAction(action, style) {
   return action.split(/\s+/).slice(1).filter((tok) => isCard(tok, style));
 }
 
-/** A short inline name for a card inside text (buttons, logs): A♦, 五万, 壹; red where the card is red. */
+const TILE_SUIT_SHORT = { m: "Char", p: "Dot", s: "Bam" };
+
+/**
+ * A short inline name for a card inside text (buttons, logs, prompts), in the chosen language: A♦; 五万 or
+ * 5 Char; 东 or East; 壹 or big 1.  Red where the card is red.
+ */
 export function cardText(code, style) {
   const c = parseCard(code, style);
   if (!c || c.kind === "back") return null;
+  const zh = lang() === "zh";
   switch (c.kind) {
     case "french": return { text: `${c.rank}${SUIT_SYMBOL[c.suit]}`, red: c.red };
-    case "joker": return { text: c.big ? "大王" : "小王", red: c.big };
-    case "suited": return { text: `${CN_NUM[c.n]}${TILE_SUIT[c.suit]}`, red: c.suit === "m" };
-    case "honour": return { text: HONOURS[c.n], red: c.n === 7 };
-    case "paper": return { text: c.big ? CN_BIG[c.n] : CN_NUM[c.n], red: c.red };
+    case "joker": return { text: zh ? (c.big ? "大王" : "小王") : (c.big ? "Big Joker" : "Small Joker"), red: c.big };
+    case "suited": return { text: zh ? `${CN_NUM[c.n]}${TILE_SUIT[c.suit]}` : `${c.n} ${TILE_SUIT_SHORT[c.suit]}`, red: c.suit === "m" };
+    case "honour": return { text: zh ? HONOURS[c.n] : HONOURS_EN[c.n], red: c.n === 7 };
+    case "paper": return { text: zh ? (c.big ? CN_BIG[c.n] : CN_NUM[c.n]) : `${c.big ? "big" : "small"} ${c.n}`, red: c.red };
     default: return null;
   }
 }

@@ -63,3 +63,33 @@ export function signed(n) {
 export function scoreClass(n) {
   return typeof n !== "number" || n === 0 ? "zero" : n > 0 ? "pos" : "neg";
 }
+
+const SVG = "http://www.w3.org/2000/svg";
+const ICONS = {
+  // A loudspeaker, with sound waves (on) or a cross (off).
+  sound: ["M3 9h4l5-4v14l-5-4H3z", "M15.5 8.5a5 5 0 0 1 0 7", "M18 6a8.5 8.5 0 0 1 0 12"],
+  mute: ["M3 9h4l5-4v14l-5-4H3z", "M16 9l6 6", "M22 9l-6 6"],
+  // A cup on a stand: the leaderboard.
+  trophy: ["M7 4h10v5a5 5 0 0 1-10 0z", "M7 6H4a3 3 0 0 0 3 4", "M17 6h3a3 3 0 0 1-3 4", "M12 14v4", "M8 20h8"],
+};
+
+/** A small line icon drawn with SVG (no icon font or emoji needed). */
+export function icon(name) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "20");
+  svg.setAttribute("height", "20");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", `icon icon-${name}`);
+  for (const d of ICONS[name] || []) {
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", d);
+    path.setAttribute("fill", "none");
+    path.setAttribute("stroke", "currentColor");
+    path.setAttribute("stroke-width", "2");
+    path.setAttribute("stroke-linecap", "round");
+    path.setAttribute("stroke-linejoin", "round");
+    svg.appendChild(path);
+  }
+  return svg;
+}

@@ -2,7 +2,8 @@
 
 import { api, ApiError, player } from "./api.js";
 import { fill, h } from "./dom.js";
-import { t, tx } from "./i18n.js";
+import { errorText, t, tx } from "./i18n.js";
+import { botName } from "./names.js";
 
 const WINDOW_DEFAULTS = { turn_seconds: 30, claim_seconds: 10 };
 const SELECTED_KEY = "paiju.lobby.game";
@@ -93,7 +94,7 @@ export function showLobby(ctx) {
         h("span", { class: "table-id muted" }, `#${tb.id}`),
         h("span", { class: "table-seats" }, seats.map((s) => h("span", {
           class: ["seat-chip", s.player ? "person" : s.bot ? "bot" : "empty"],
-        }, s.player ? s.player.nickname : s.bot ? t("bot") : t("empty_seat")))),
+        }, s.player ? s.player.nickname : s.bot ? botName(s.seat) : t("empty_seat")))),
         h("span", { class: "table-status muted" }, `${taken}/${seats.length} · ${t(`status_${tb.status || "waiting"}`)}`),
         h("button", { class: "primary small", onclick: () => ctx.navigate(`/t/${encodeURIComponent(tb.id)}`) },
           tb.status === "waiting" || seats.some((x) => x.player && me && x.player.id === me.id) ? t("join") : t("watch")));
@@ -124,7 +125,12 @@ export function showLobby(ctx) {
       class: "card-panel create-form", id: "create-form", novalidate: true,
       onsubmit: (e) => { e.preventDefault(); submit(g, rules, windows); },
     },
-    h("h2", {}, t("create_table"), " · ", tx(g.display)),
+    h("div", { class: "form-head" },
+      h("h2", {}, t("create_table"), " · ", tx(g.display)),
+      h("a", {
+        class: "rules-link", id: "rules-link", href: `/rules/${encodeURIComponent(g.name)}`,
+        onclick: (e) => { e.preventDefault(); ctx.navigate(`/rules/${encodeURIComponent(g.name)}`); },
+      }, t("rules"))),
     rules.length ? h("details", {
       class: "rules", open: rules.length <= FEW_OPTIONS || values.rulesOpen || (state.errorOption && state.errorScope !== "table"),
       ontoggle: (e) => { values.rulesOpen = e.target.open; },
@@ -134,7 +140,7 @@ export function showLobby(ctx) {
     h("fieldset", {}, rules.map((o) => field(o, values.rules, "opt", state.errorScope !== "table")))) : null,
     h("fieldset", {},
       h("legend", {}, t("windows")),
-      windows.map((o) => field({ ...o, zh: o.zh || t(o.name), en: o.en || t(o.name) }, values.table, "win",
+      windows.map((o) => field({ ...o, zh: o.zh || t(o.name), en: o.en || t(o.name), window: true }, values.table, "win",
         state.errorScope === "table")),
       h("label", { class: "check" },
         h("input", {
@@ -170,7 +176,7 @@ export function showLobby(ctx) {
     } else if (o.type === "int" || o.type === "float") {
       input = h("input", {
         type: "number", id, name: o.name, inputmode: o.type === "int" ? "numeric" : "decimal",
-        step: o.type === "int" ? "1" : "any", min: o.min ?? null, max: o.max ?? null, value: String(value ?? ""),
+        step: o.type === "int" ? "1" : "any", min: o.window ? 0 : o.min ?? null, max: o.max ?? null, value: String(value ?? ""),
         oninput: (e) => set(e.target.value === "" ? null : Number(e.target.value)),
       });
     } else if (o.type === "str") {
@@ -182,8 +188,9 @@ export function showLobby(ctx) {
         oninput: (e) => set({ __json: e.target.value }),
       });
     }
-    const range = o.min != null || o.max != null ? h("span", { class: "range muted" },
-      `${o.min ?? ""}–${o.max ?? ""}`) : null;
+    const range = o.window && o.min ? h("span", { class: "range muted", title: t("window_hint", { min: o.min }) },
+      `0 · ${o.min}–${o.max ?? ""}`)
+      : o.min != null || o.max != null ? h("span", { class: "range muted" }, `${o.min ?? ""}–${o.max ?? ""}`) : null;
     return h("label", { class: ["field", invalid ? "invalid" : null], for: id },
       h("span", { class: "field-label" }, label, range), input);
   }
@@ -211,6 +218,15 @@ export function showLobby(ctx) {
     }
     const body = { game: g.name, config, private: !!values.private };
     for (const o of windows) if (o.name in values.table) body[o.name] = values.table[o.name];
+    // A window is 0 (untimed) or at least its minimum: a person needs time to decide.
+    const short = windows.find((o) => o.min && typeof body[o.name] === "number" && body[o.name] !== 0 && body[o.name] < o.min);
+    if (short) {
+      state.error = `${t("err_window_too_short")} (${tx({ zh: short.zh, en: short.en }) || short.name})`;
+      state.errorOption = short.name;
+      state.errorScope = "table";
+      render();
+      return;
+    }
     state.busy = true;
     state.error = null;
     state.errorOption = null;
@@ -223,7 +239,7 @@ export function showLobby(ctx) {
     } catch (e) {
       state.busy = false;
       if (e instanceof ApiError && e.status === 401) { ctx.sessionExpired(); return; }
-      state.error = e.message;
+      state.error = e instanceof ApiError ? errorText(e.error) : e.message;
       state.errorOption = e.option;
       state.errorScope = windows.some((o) => o.name === e.option) && !(e.option in config) ? "table" : "rules";
       render();

@@ -5,6 +5,7 @@
 
 import { api, ApiError } from "./api.js";
 import { drawBoard, eventLine, resultTable, seatLabel } from "./board.js";
+import { useSeats } from "./names.js";
 import { richText } from "./cards.js";
 import { fill, h, toast } from "./dom.js";
 import { t, tx } from "./i18n.js";
@@ -14,6 +15,7 @@ const CHUNK = 20; // views fetched per request (the server allows 40)
 export function showReplay(ctx, tableId, invite, startStep) {
   const s = { index: null, step: 0, views: new Map(), loading: new Set(), error: null, openHand: null };
   let alive = true;
+  useSeats(() => s.index?.table?.seats || null); // {seat:N} in the games' texts names this table's seats
 
   async function load() {
     try {
@@ -160,7 +162,7 @@ export function showReplay(ctx, tableId, invite, startStep) {
   render();
   load();
   return {
-    destroy() { alive = false; document.removeEventListener("keydown", onKey); },
+    destroy() { alive = false; useSeats(null); document.removeEventListener("keydown", onKey); },
     rerender: render,
   };
 }

@@ -1,15 +1,25 @@
 // A table: the waiting room before the start, then the game drawn from the view's `table` display block.
 // Nothing here knows a particular game: seats, hands, groups, discards, center items, info lines,
-// selections and results all come from the block described in docs/architecture.md.
+// selections and results all come from the block described in docs/architecture.md; a few optional view
+// keys that several games share (a trick, a drawn tile, the last discard, a claim) are drawn when present
+// (docs/web.md, "Optional view keys").
 
 import { api, ApiError, player, wsUrl } from "./api.js";
-import { drawBoard, eventLine, resultTable, seatLabel } from "./board.js";
-import { cardsInAction, richText } from "./cards.js";
+import { drawBoard, eventLine, resultReveal, resultTable, seatBadges } from "./board.js";
+import { cardsInAction, cardText, renderCard, richText } from "./cards.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
-import { t, tx, verbLabel } from "./i18n.js";
+import { errorText, t, verbLabel } from "./i18n.js";
+import { flyAway, flyIn, lift, reducedMotion } from "./motion.js";
+import { botName, say, seatName, useSeats } from "./names.js";
+import { onPrefChange, pref, setPref } from "./prefs.js";
+import { openRulesPanel } from "./rules.js";
+import { cue } from "./sound.js";
+import { TrickTable } from "./trick.js";
 
 const MAX_LOG = 80;
 const CARD_BUTTONS_MAX = 3; // card-clickable actions also get buttons when there are this few
+const PING_EVERY_MS = 10_000; // the client asks the server for a pong this often ...
+const PONG_WAIT_MS = 5_000; // ... and takes the connection for dead when none comes back in this time
 
 export function showTable(ctx, tableId, invite) {
   const me = player();
@@ -31,13 +41,21 @@ export function showTable(ctx, tableId, invite) {
     conn: "connecting",
     notFound: false,
     clockOffset: 0, // server time − local time, seconds
+    confirming: null, // {action, label} waiting for "confirm before playing"
+    decisionKey: null, // what the current decision is, to notice a new one
   };
   let alive = true;
   let ws = null;
   let retry = 0;
   let retryTimer = null;
-  let pingSent = 0;
+  let pingSent = 0; // when the unanswered ping went out (ms), 0 when answered
+  let pongTimer = null;
+  let drawn = null; // what the last render put on the table, to animate what arrives
+  const tricks = new TrickTable(() => render());
   const tick = setInterval(updateCountdown, 250);
+  const pinger = setInterval(ping, PING_EVERY_MS);
+  useSeats(() => s.info?.seats || null);
+  const offPrefs = onPrefChange(() => render());
 
   // ---- data ------------------------------------------------------------------------------------
   async function loadInfo() {
@@ -65,41 +83,73 @@ export function showTable(ctx, tableId, invite) {
     return mine ? mine.seat : null;
   }
 
-  function seatName(i) {
-    return seatLabel(s.info?.seats, i);
-  }
-
   // ---- the websocket ---------------------------------------------------------------------------
   function connect() {
     if (!alive || s.notFound) return;
+    clearTimeout(retryTimer);
     s.conn = s.seq == null ? "connecting" : "reconnecting";
     renderConn();
-    ws = new WebSocket(wsUrl(tableId, invite));
-    ws.onopen = () => {
+    const sock = new WebSocket(wsUrl(tableId, invite));
+    ws = sock;
+    sock.onopen = () => {
       retry = 0;
       s.conn = "open";
       renderConn();
-      pingSent = Date.now() / 1000;
-      send({ type: "ping" });
+      ping();
       if (s.seq != null) send({ type: "resume", since: s.seq });
     };
-    ws.onmessage = (e) => {
+    sock.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       onMessage(msg);
     };
-    ws.onclose = (e) => {
+    sock.onclose = (e) => {
+      if (ws !== sock) return; // a socket we already gave up on
       ws = null;
+      stopPongWait();
       if (!alive) return;
       if (e.code === 4404 || e.code === 4403) { s.notFound = true; s.closeReason = e.reason; render(); return; }
       if (s.notFound) return;
       if (s.conn === "connecting" && retry >= 3) loadInfo(); // never got in: is the table still there?
-      s.conn = "reconnecting";
-      renderConn();
-      const delay = Math.min(5000, 400 * 2 ** retry);
-      retry += 1;
-      retryTimer = setTimeout(connect, delay);
+      reconnectLater();
     };
+  }
+
+  function reconnectLater() {
+    s.conn = "reconnecting";
+    renderConn();
+    const delay = Math.min(5000, 400 * 2 ** retry);
+    retry += 1;
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(connect, delay);
+  }
+
+  // A connection can die without closing (a sleeping laptop, a lost network): a ping not answered in time
+  // says so; the socket is dropped and a new one resumes from the last update.
+  function ping() {
+    if (!ws || ws.readyState !== WebSocket.OPEN || pingSent) return;
+    pingSent = Date.now();
+    ws.send(JSON.stringify({ type: "ping" }));
+    clearTimeout(pongTimer);
+    pongTimer = setTimeout(connectionDead, PONG_WAIT_MS);
+  }
+
+  function stopPongWait() {
+    clearTimeout(pongTimer);
+    pingSent = 0;
+  }
+
+  function connectionDead() {
+    const dead = ws;
+    ws = null;
+    stopPongWait();
+    if (dead) {
+      dead.onopen = dead.onmessage = dead.onclose = null;
+      try { dead.close(4000, "no pong"); } catch { /* already gone */ }
+    }
+    if (!alive) return;
+    retry = 0;
+    reconnectLater();
   }
 
   function send(msg) {
@@ -122,15 +172,16 @@ export function showTable(ctx, tableId, invite) {
           s.logSeq = msg.seq;
         }
         s.seq = msg.seq ?? s.seq;
-        setView(msg);
+        setView(msg, [], true);
         render();
         break;
       case "update":
         if (msg.since != null) { // the answer to a resume: every event after `since`
-          if (msg.since === s.logSeq) pushLog(msg.events);
+          const fresh = msg.since !== s.logSeq;
+          if (!fresh) pushLog(msg.events);
           s.logSeq = Math.max(s.logSeq ?? 0, msg.seq);
           s.seq = Math.max(s.seq ?? 0, msg.seq);
-          setView(msg);
+          setView(msg, msg.events || [], fresh);
           render();
           break;
         }
@@ -142,7 +193,7 @@ export function showTable(ctx, tableId, invite) {
         if (s.logSeq == null || msg.seq === s.logSeq + 1) pushLog(msg.events);
         s.logSeq = msg.seq;
         s.seq = msg.seq;
-        setView(msg);
+        setView(msg, msg.events || [], false);
         render();
         break;
       case "table":
@@ -160,9 +211,10 @@ export function showTable(ctx, tableId, invite) {
         break;
       case "pong":
         if (typeof msg.time === "number" && pingSent) {
-          const now = Date.now() / 1000;
-          s.clockOffset = msg.time - (pingSent + now) / 2;
+          const now = Date.now();
+          s.clockOffset = msg.time - (pingSent + now) / 2000;
         }
+        stopPongWait();
         break;
       default:
         break;
@@ -179,7 +231,8 @@ export function showTable(ctx, tableId, invite) {
     return seat == null ? null : s.view?.table?.seats?.[seat]?.hand ?? null;
   }
 
-  function setView(msg) {
+  function setView(msg, events, fresh) {
+    const wasDeciding = s.legal.length > 0;
     if ("seat" in msg) s.seat = msg.seat;
     s.deadlines = msg.deadlines || {};
     const before = JSON.stringify([s.legal, myHand()]);
@@ -190,25 +243,39 @@ export function showTable(ctx, tableId, invite) {
       s.selection.clear();
       s.hintIndex = 0;
     }
+    if (s.confirming && !s.legal.some((e) => e.action === s.confirming.action)) s.confirming = null;
+    tricks.update(s.view, events, fresh);
     const last = s.view?.table?.last_result;
     const key = last ? JSON.stringify(last) : null;
     if (key && key !== s.resultKey) {
-      if (s.resultKey !== null || s.log.length || msg.type === "update") s.resultOpen = true;
+      if (s.resultKey !== null || s.log.length || msg.type === "update") {
+        s.resultOpen = true;
+        if (!fresh) cue("over");
+      }
       s.resultKey = key;
     }
     if (s.view?.finished && !s.finalShown) {
       s.finalShown = true;
       s.resultOpen = true;
     }
+    if (!wasDeciding && s.legal.length && !s.resultOpen) cue(isClaim() ? "claim" : "turn");
   }
 
-  function errorText(msg) {
-    const key = `err_${msg.code}`;
-    const label = t(key) === key ? t("err_generic") : t(key);
-    return msg.message ? `${label}: ${msg.message}` : label;
+  // A decision that is not public (the others do not learn you may act) is a claim window.
+  function isClaim() {
+    const mine = mySeat();
+    return !!s.view?.claim || (mine != null && !(s.view?.deciding || []).includes(mine));
   }
 
   function act(action) {
+    const entry = s.legal.find((e) => e.action === action);
+    if (pref("confirm") && !(s.confirming && s.confirming.action === action)) {
+      s.confirming = { action, label: entry ? say(entry) : action };
+      render();
+      document.getElementById("confirm-yes")?.focus({ preventScroll: true });
+      return;
+    }
+    s.confirming = null;
     if (send({ type: "act", action })) {
       // Until the server answers, keep the same choice from being sent twice.
       for (const b of ctx.main.querySelectorAll("#controls button, .seat.me .hand .card")) b.classList.add("pending");
@@ -224,7 +291,7 @@ export function showTable(ctx, tableId, invite) {
       render();
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) { ctx.sessionExpired(); return; }
-      ctx.toast(e.message);
+      ctx.toast(e instanceof ApiError ? errorText(e.error) : e.message);
     }
   }
 
@@ -239,16 +306,22 @@ export function showTable(ctx, tableId, invite) {
     }
     const playing = s.view && s.view.table;
     const focused = focusKey(document.activeElement);
+    const trick = playing ? tricks.display() : null;
+    const leaving = trickLeaving(trick);
     fill(ctx.main, h("div", { class: ["table-page", playing ? "in-game" : "waiting"] },
       renderTopBar(),
-      playing ? renderGame() : renderWaiting(),
+      playing ? renderGame(trick) : renderWaiting(),
     ));
+    if (leaving) flyAway(leaving.cards, ctx.main.querySelector(`.board .seat[data-seat="${leaving.winner}"]`));
+    animateArrivals(trick);
     renderResult();
     updateCountdown();
+    renderConn();
     if (focused && !document.getElementById("result-panel")) {
       const again = ctx.main.querySelector(focused);
       if (again) again.focus({ preventScroll: true });
     }
+    keepDecisionInView();
     // A background tab shows in its title that the table waits for you.
     const gameTitle = gameName() || t("table");
     document.title = `${s.legal.length ? `● ${t("your_turn")} · ` : ""}${gameTitle} · ${t("app")}`;
@@ -263,14 +336,46 @@ export function showTable(ctx, tableId, invite) {
     return null;
   }
 
+  // When a new decision comes, scroll (if needed) so your hand and the action bar are both in view — with the
+  // trick you must follow above them when all three fit.
+  function keepDecisionInView() {
+    const key = s.legal.length ? `${s.seq}:${s.legal.length}` : null;
+    if (key === s.decisionKey) return;
+    s.decisionKey = key;
+    if (!key || document.getElementById("result-panel")) return;
+    const bar = document.getElementById("controls");
+    if (!bar) return;
+    const header = document.querySelector(".site-header");
+    const topLimit = header && getComputedStyle(header).position !== "static" ? header.getBoundingClientRect().bottom : 0;
+    const room = window.innerHeight - topLimit;
+    const span = (els) => {
+      const rs = els.filter(Boolean).map((e) => e.getBoundingClientRect());
+      return { top: Math.min(...rs.map((r) => r.top)) - 8, bottom: Math.max(...rs.map((r) => r.bottom)) + 8 };
+    };
+    const hand = ctx.main.querySelector(".seat.me .hand");
+    const trick = ctx.main.querySelector("#trick .trick-grid");
+    let want = span([trick, hand, bar]);
+    if (want.bottom - want.top > room) want = span([hand, bar]);
+    let dy = 0;
+    if (want.bottom - want.top <= room) {
+      if (want.bottom > window.innerHeight) dy = want.bottom - window.innerHeight;
+      else if (want.top < topLimit) dy = want.top - topLimit;
+    } else {
+      dy = bar.getBoundingClientRect().bottom + 8 - window.innerHeight; // too tall: the bar, the hand's lower rows
+    }
+    if (dy) window.scrollBy({ top: dy, behavior: "instant" });
+  }
+
   function renderTopBar() {
     const phase = s.view?.table?.phase;
+    const game = s.info?.game || s.view?.game;
     return h("div", { class: "top-bar" },
       h("button", { class: "link back", onclick: () => ctx.navigate("/") }, "‹ ", t("back_to_lobby")),
       h("span", { class: "top-game" }, gameName()),
-      phase ? h("span", { class: "phase", id: "phase" }, tx(phase)) : null,
+      phase ? h("span", { class: "phase", id: "phase" }, say(phase)) : null,
       h("span", { class: "spacer" }),
-      h("span", { class: "conn", id: "conn" }),
+      h("span", { class: "conn", id: "conn", role: "status", "aria-live": "polite" }),
+      game ? h("button", { class: "small", id: "rules-open", onclick: () => openRulesPanel(game, gameName()) }, t("rules")) : null,
       s.info?.status === "finished"
         ? h("button", { class: "small", id: "top-replay", onclick: () => ctx.navigate(replayPath()) }, t("replay"))
         : null,
@@ -285,7 +390,7 @@ export function showTable(ctx, tableId, invite) {
 
   function gameName() {
     const d = s.info?.display;
-    return d ? tx(d) : (s.info?.game || s.view?.game || "");
+    return d ? say(d) : (s.info?.game || s.view?.game || "");
   }
 
   function renderConn() {
@@ -306,9 +411,8 @@ export function showTable(ctx, tableId, invite) {
       h("ul", { class: "seat-list" }, seats.map((x) => h("li", { class: "seat-row", dataset: { seat: x.seat } },
         h("span", { class: "seat-no" }, t("seat_n", { n: x.seat + 1 })),
         h("span", { class: ["seat-who", x.player ? "person" : x.bot ? "bot" : "empty"] },
-          x.player ? x.player.nickname : x.bot ? t("bot") : t("empty_seat"),
-          x.seat === mine ? h("span", { class: "you-badge" }, t("you")) : null,
-          x.player && x.bot ? h("span", { class: "bot-badge" }, "AI") : null),
+          x.player ? x.player.nickname : x.bot ? botName(x.seat) : t("empty_seat"),
+          seatBadges(x, { isMe: x.seat === mine })),
         status !== "waiting" ? null
           : x.seat === mine ? h("button", { class: "small", onclick: () => lobbyCall(() => api.leave(tableId)) }, t("leave"))
             : x.bot ? h("button", { class: "small remove-bot", title: t("remove_bot"), "aria-label": t("remove_bot"),
@@ -331,7 +435,7 @@ export function showTable(ctx, tableId, invite) {
     );
   }
 
-  function renderGame() {
+  function renderGame(trick) {
     const table = s.view.table;
     const style = table.card_style;
     const mine = mySeat();
@@ -339,6 +443,9 @@ export function showTable(ctx, tableId, invite) {
     const board = drawBoard(s.view, {
       seats: s.info?.seats, mine, deciding: new Set(s.view.deciding || []), deadlines: s.deadlines,
       decorate: (el, card, k) => decorateHandCard(el, card, k, controls),
+      drawn: s.legal.length ? s.view.drawn : null,
+      trick, previousTrick: tricks.previous(),
+      onLastTrick: () => { tricks.showLast = trick?.kind !== "last"; render(); },
     });
     return [
       board,
@@ -395,6 +502,7 @@ export function showTable(ctx, tableId, invite) {
       const toggle = () => {
         if (s.selection.has(index)) s.selection.delete(index);
         else s.selection.add(index);
+        s.confirming = null;
         render();
       };
       el.addEventListener("click", toggle);
@@ -404,10 +512,11 @@ export function showTable(ctx, tableId, invite) {
     const entry = controls.byCard.get(card);
     if (entry) {
       el.classList.add("playable");
+      if (s.confirming?.action === entry.action) el.classList.add("confirming");
       el.setAttribute("role", "button");
       el.setAttribute("tabindex", "0");
       el.dataset.action = entry.action;
-      el.title = tx(entry);
+      el.title = say(entry);
       el.addEventListener("click", () => act(entry.action));
       el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(entry.action); } });
     } else if (controls.tapVerb) {
@@ -428,6 +537,20 @@ export function showTable(ctx, tableId, invite) {
     return { cards, action: match ? match.action : `${controls.select.verb} ${cards.join(" ")}`, known: !!match };
   }
 
+  // A claim window names what you may claim: whose discard, which tile (view.claim = {tile, from, robbing}).
+  function claimPrompt(style) {
+    const claim = s.view.claim;
+    if (!claim || typeof claim.tile !== "string") return null;
+    const tile = cardText(claim.tile, style);
+    const name = typeof claim.from === "number" ? seatName(claim.from) : "";
+    const [before, after] = t(claim.robbing ? "claim_prompt_rob" : "claim_prompt", { name, tile: "\u0000" }).split("\u0000");
+    return h("div", { class: "claim-prompt", id: "claim-prompt", dataset: { tile: claim.tile } },
+      h("span", { class: "claim-text" },
+        before, h("span", { class: ["card-text", tile?.red ? "red" : null] }, tile ? tile.text : claim.tile), after),
+      renderCard(claim.tile, style, { size: "sm", extra: "claim-tile" }),
+      h("span", { class: "muted" }, t("claim_choose")));
+  }
+
   function renderControls(table, style, controls, mine) {
     const mineDecides = s.legal.length > 0;
     const deciders = (s.view.deciding || []).filter((i) => i !== mine);
@@ -438,6 +561,13 @@ export function showTable(ctx, tableId, invite) {
     else status = h("span", { class: "muted" }, mine == null ? t("spectating") : t("waiting_others"));
 
     const parts = [];
+    if (mineDecides) parts.push(claimPrompt(style));
+    if (s.confirming) {
+      parts.push(h("div", { class: "confirm-bar", id: "confirm-bar" },
+        h("span", { class: "confirm-q" }, richText(t("confirm_q", { what: s.confirming.label }), style)),
+        h("button", { class: "primary", id: "confirm-yes", onclick: () => act(s.confirming.action) }, t("confirm_yes")),
+        h("button", { id: "confirm-no", onclick: () => { s.confirming = null; render(); } }, t("cancel"))));
+    }
     if (controls.select && mine != null) {
       const sel = controls.select;
       const hand = table.seats?.[mine]?.hand || [];
@@ -447,7 +577,7 @@ export function showTable(ctx, tableId, invite) {
         h("span", { class: "select-hint muted" }, sel.min === sel.max
           ? t("select_hint_exact", { n: sel.min }) : t("select_hint", { min: sel.min ?? 1, max: sel.max ?? hand.length })),
         h("span", { class: "select-count", id: "select-count" }, t("selected_n", { n: cards.length })),
-        h("button", { class: "small", id: "select-clear", disabled: !cards.length, onclick: () => { s.selection.clear(); render(); } }, t("clear")),
+        h("button", { class: "small", id: "select-clear", disabled: !cards.length, onclick: () => { s.selection.clear(); s.confirming = null; render(); } }, t("clear")),
         controls.selectActions.length ? h("button", { class: "small", id: "select-hint", onclick: () => hint(table, mine, controls) }, t("hint")) : null,
         h("button", {
           class: ["primary", known ? "known" : null], id: "select-send", disabled: !okCount,
@@ -461,7 +591,7 @@ export function showTable(ctx, tableId, invite) {
       controls.buttons.map((entry, k) => h("button", {
         class: ["action", k === 0 && !many ? "first" : null], dataset: { action: entry.action },
         title: entry.action, onclick: () => act(entry.action),
-      }, k < 9 ? h("kbd", {}, String(k + 1)) : null, richText(tx(entry) || entry.action, style)))));
+      }, k < 9 ? h("kbd", {}, String(k + 1)) : null, richText(say(entry) || entry.action, style)))));
 
     return h("div", {
       class: ["controls", mineDecides ? "active" : null], id: "controls",
@@ -488,6 +618,7 @@ export function showTable(ctx, tableId, invite) {
     const entry = list[s.hintIndex % list.length];
     s.hintIndex += 1;
     s.selection.clear();
+    s.confirming = null;
     const used = new Set();
     for (const c of cardsInAction(entry.action, table.card_style)) {
       const k = hand.findIndex((x, idx) => x === c && !used.has(idx));
@@ -508,8 +639,51 @@ export function showTable(ctx, tableId, invite) {
 
   function renderLog(style) {
     if (!s.log.length) return null;
-    const lines = s.log.slice(-30).reverse().map((ev) => h("li", {}, eventLine(ev, style, seatName)));
-    return h("details", { class: "log" }, h("summary", {}, t("log")), h("ol", {}, lines));
+    const lines = s.log.slice(-30).reverse().map((ev) => h("li", {}, eventLine(ev, style)));
+    return h("details", {
+      class: "log", id: "log", open: pref("logOpen"),
+      ontoggle: (e) => { if (e.target.open !== pref("logOpen")) setPref("logOpen", e.target.open); },
+    }, h("summary", {}, t("log")), h("ol", {}, lines));
+  }
+
+  // ---- motion: cards that arrive fly in from their seat; a finished trick flies to its winner ------------
+  function tableCards(trick) {
+    const out = { trick: trick ? trick.kind === "live" ? new Map(trick.plays.map(([seat, c]) => [seat, c.join(" ")])) : null : null, discards: new Map() };
+    for (const [i, seat] of (s.view?.table?.seats || []).entries()) out.discards.set(i, (seat.discards || []).length);
+    return out;
+  }
+
+  // The finished trick drawn last time, when it leaves the table now: its cards fly to the winner.
+  function trickLeaving(trick) {
+    const old = drawn?.shownTrick;
+    if (!old || old.kind !== "done" || old.winner == null) return null;
+    const same = (a, b) => a && b && a.kind === b.kind && a.winner === b.winner && JSON.stringify(a.plays) === JSON.stringify(b.plays);
+    if (same(old, trick)) return null;
+    const cards = lift([...ctx.main.querySelectorAll("#trick .trick-cards .card")]);
+    return cards.length ? { cards, winner: old.winner } : null;
+  }
+
+  function animateArrivals(trick) {
+    const now = s.view?.table ? tableCards(trick) : null;
+    const before = drawn;
+    drawn = now ? { ...now, shownTrick: trick } : null;
+    if (!before || !now || reducedMotion()) return;
+    const seatEl = (i) => ctx.main.querySelector(`.board .seat[data-seat="${i}"] .hand`)
+      || ctx.main.querySelector(`.board .seat[data-seat="${i}"]`);
+    if (now.trick) {
+      for (const [seat, cards] of now.trick) {
+        if (before.trick && before.trick.get(seat) === cards) continue;
+        if (!before.trick && before.shownTrick?.kind !== "done" && before.shownTrick != null) continue;
+        flyIn([...ctx.main.querySelectorAll(`#trick .trick-slot[data-seat="${seat}"] .card`)], seatEl(seat));
+      }
+    }
+    for (const [seat, n] of now.discards) {
+      const was = before.discards.get(seat) ?? n;
+      if (n > was && n - was <= 4) {
+        const els = [...ctx.main.querySelectorAll(`.board .seat[data-seat="${seat}"] .discards .card`)].slice(was - n);
+        flyIn(els, seatEl(seat));
+      }
+    }
   }
 
   // ---- the result panel ---------------------------------------------------------------------------
@@ -517,17 +691,21 @@ export function showTable(ctx, tableId, invite) {
     document.getElementById("result-panel")?.remove();
     const last = s.view?.table?.last_result;
     if (!s.resultOpen || (!last && !s.view?.finished)) return;
+    if (tricks.holding()) return; // the hand's last trick is on the table first (a redraw follows)
     const n = s.view.table.seats?.length || (last?.scores?.length ?? 0);
     const close = () => { s.resultOpen = false; document.getElementById("result-panel")?.remove(); render(); };
     const final = s.view.finished;
+    const style = s.view.table.card_style;
     const table = last ? resultTable(last, {
-      n, seats: s.info?.seats, mine: mySeat(), totals: s.view.totals, style: s.view.table.card_style,
+      n, seats: s.info?.seats, mine: mySeat(), totals: s.view.totals, style,
+      roles: (s.view.table.seats || []).map((x) => x.role),
     }) : null;
+    const reveal = last ? resultReveal(last, { seats: s.info?.seats, style }) : null;
     const panel = h("div", { class: "modal-backdrop", id: "result-panel", onclick: (e) => { if (e.target === e.currentTarget) close(); } },
       h("div", { class: "modal result", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" },
         h("h2", { id: "result-title" }, final ? t("match_over") : t("result"),
-          last?.title ? h("span", { class: "result-title" }, tx(last.title)) : null),
-        h("div", { class: "result-scroll" }, table),
+          last?.title ? h("span", { class: "result-title" }, say(last.title)) : null),
+        h("div", { class: "result-scroll" }, reveal, table),
         final ? rematchBar() : null,
         h("div", { class: "form-actions" },
           final ? h("button", { onclick: () => ctx.navigate("/") }, t("back_to_lobby")) : null,
@@ -601,10 +779,16 @@ export function showTable(ctx, tableId, invite) {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement) return;
     if (e.key === "Escape") {
       if (s.resultOpen) { s.resultOpen = false; render(); return; }
+      if (s.confirming) { s.confirming = null; render(); return; }
       if (s.selection.size) { s.selection.clear(); render(); }
       return;
     }
-    if (document.getElementById("result-panel")) return;
+    if (document.getElementById("result-panel") || document.getElementById("rules-panel")) return;
+    if (s.confirming && e.key === "Enter") {
+      e.preventDefault();
+      act(s.confirming.action);
+      return;
+    }
     if (/^[1-9]$/.test(e.key)) {
       const btn = ctx.main.querySelectorAll("#controls .actions button")[Number(e.key) - 1];
       if (btn) { e.preventDefault(); btn.click(); }
@@ -623,9 +807,15 @@ export function showTable(ctx, tableId, invite) {
     destroy() {
       alive = false;
       clearInterval(tick);
+      clearInterval(pinger);
       clearTimeout(retryTimer);
+      clearTimeout(pongTimer);
+      tricks.reset();
+      offPrefs();
+      useSeats(null);
       document.removeEventListener("keydown", onKey);
       document.getElementById("result-panel")?.remove();
+      document.getElementById("rules-panel")?.remove();
       document.title = t("app");
       if (ws) ws.close(1000);
     },

@@ -27,9 +27,14 @@ class HuashuiConfig(RulesConfig):
                                        min=1, max=100)
     robbing_multiplier: int = option(3, zh="抢杠 倍数 (×点炮, 杠者付)",
                                      en="robbing a kong: × discard win, kong-maker pays", min=1, max=100)
-    multi_win: str = option("all", zh="一炮多响", en="several winners on one discard", choices=("all", "first"))
+    multi_win: str = option("all", zh="一炮多响", en="several winners on one discard", choices=("all", "first"),
+                            labels={"all": ("都胡（一炮多响）", "every winner wins"),
+                                    "first": ("截胡（按顺序第一家胡）", "截胡: only the first in play order wins")})
     pass_lock: str = option("same_tile", zh="过胡锁定 (特殊规则4)", en="pass lock after declining a win",
-                            choices=("same_tile", "any_tile", "off"))
+                            choices=("same_tile", "any_tile", "off"),
+                            labels={"same_tile": ("过胡后同一张牌不能胡", "no win on the same tile until your turn"),
+                                    "any_tile": ("过胡后任何点炮都不能胡", "no win on any discard until your turn"),
+                                    "off": ("不锁定", "no lock")})
     draw_keeps_payments: bool = option(False, zh="流局保留杠分/跟庄", en="a drawn hand keeps kong and follow payments")
     claim_seconds: int = option(10, zh="胡牌决定时间 (秒)", en="decision window for a win, seconds", min=1, max=120,
                                 window=Window.CLAIM)
