@@ -38,7 +38,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -129,7 +129,7 @@ DIFFERS: dict[str, str] = {
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Worker side: the runners and their loops (all in this one place so their shapes can be compared)
+# Worker side: the runners and their loops, all in this one place so their shapes can be compared
 
 
 @dataclass
@@ -140,7 +140,47 @@ class Slice:
     cpu: float
 
 
-class PaijuRunner:
+class Runner:
+    """One side in a worker: plays whole hands (``hand``) or deals alone (``deal_one``) for a CPU budget.
+
+    Each engine's hand is written out in its own ``hand`` with the same loop shape and its calls inline, so no
+    side pays for an indirection the other does not; the timing around the hands is shared."""
+
+    def hand(self) -> tuple[int, int]:
+        """Play one hand at random: (decisions, chance steps)."""
+        raise NotImplementedError
+
+    def deal_one(self) -> tuple[int, int]:
+        """A new game up to its first decision: (0, chance steps)."""
+        raise NotImplementedError
+
+    def info(self) -> dict[str, Any]:
+        return {}
+
+    def run(self, seconds: float) -> Slice:
+        return timed(seconds, self.hand)
+
+    def deal(self, seconds: float) -> Slice:
+        return timed(seconds, self.deal_one)
+
+
+def timed(seconds: float, one: Callable[[], tuple[int, int]]) -> Slice:
+    """Whole hands (or deals) until ``seconds`` of this process's CPU time have passed; at least one."""
+    clock = time.process_time
+    hands = decisions = chance = 0
+    start = clock()
+    deadline = start + seconds
+    while True:
+        d, c = one()
+        decisions += d
+        chance += c
+        hands += 1
+        now = clock()
+        if now >= deadline:
+            return Slice(hands, decisions, chance, now - start)
+
+
+class PaijuRunner(Runner):
     def __init__(self, game: str, mode: str) -> None:
         from paiju.core.registry import get_game
 
@@ -150,48 +190,31 @@ class PaijuRunner:
         self.rng = random.Random(1)
         self.seed = 0
 
-    def run(self, seconds: float) -> Slice:
-        cls, cfg, rng, views = self.cls, self.cfg, self.rng, self.views
-        clock = time.process_time
-        hands = decisions = 0
-        start = clock()
-        deadline = start + seconds
-        while True:
-            game = cls.new(cfg, self.seed)
-            self.seed += 1
-            view = game.view if views else None
-            while not game.finished:
-                movers = game.to_move()
-                seat = movers[rng.randrange(len(movers))] if len(movers) > 1 else movers[0]
-                legal = game.legal_actions(seat)
-                if view is not None:
-                    view(seat)
-                game.apply(seat, legal[rng.randrange(len(legal))])
-                decisions += 1
-            hands += 1
-            now = clock()
-            if now >= deadline:
-                return Slice(hands, decisions, 0, now - start)
+    def hand(self) -> tuple[int, int]:
+        rng, decisions = self.rng, 0
+        game = self.cls.new(self.cfg, self.seed)
+        self.seed += 1
+        view = game.view if self.views else None
+        while not game.finished:
+            movers = game.to_move()
+            seat = movers[rng.randrange(len(movers))] if len(movers) > 1 else movers[0]
+            legal = game.legal_actions(seat)
+            if view is not None:
+                view(seat)
+            game.apply(seat, legal[rng.randrange(len(legal))])
+            decisions += 1
+        return decisions, 0
 
-    def deal(self, seconds: float) -> Slice:
-        cls, cfg = self.cls, self.cfg
-        clock = time.process_time
-        hands = 0
-        start = clock()
-        deadline = start + seconds
-        while True:
-            cls.new(cfg, self.seed)
-            self.seed += 1
-            hands += 1
-            now = clock()
-            if now >= deadline:
-                return Slice(hands, 0, 0, now - start)
+    def deal_one(self) -> tuple[int, int]:
+        self.cls.new(self.cfg, self.seed)
+        self.seed += 1
+        return 0, 0
 
     def info(self) -> dict[str, Any]:
         return {"module": sys.modules[self.cls.__module__].__file__, "compiled": compiled_paiju_modules()}
 
 
-class RLCardGameRunner:
+class RLCardGameRunner(Runner):
     def __init__(self, game: str) -> None:
         from rlcard_peer import legal_reader, make_env
 
@@ -199,82 +222,42 @@ class RLCardGameRunner:
         self.legal_of = legal_reader(game)
         self.rng = random.Random(1)
 
-    def run(self, seconds: float) -> Slice:
-        game, legal_of, rng = self.game, self.legal_of, self.rng
-        clock = time.process_time
-        hands = decisions = 0
-        start = clock()
-        deadline = start + seconds
-        while True:
-            state, _seat = game.init_game()
-            while not game.is_over():
-                legal = legal_of(game, state)
-                state, _seat = game.step(legal[rng.randrange(len(legal))])
-                decisions += 1
-            hands += 1
-            now = clock()
-            if now >= deadline:
-                return Slice(hands, decisions, 0, now - start)
+    def hand(self) -> tuple[int, int]:
+        game, legal_of, rng, decisions = self.game, self.legal_of, self.rng, 0
+        state, _seat = game.init_game()
+        while not game.is_over():
+            legal = legal_of(game, state)
+            state, _seat = game.step(legal[rng.randrange(len(legal))])
+            decisions += 1
+        return decisions, 0
 
-    def deal(self, seconds: float) -> Slice:
-        game = self.game
-        clock = time.process_time
-        hands = 0
-        start = clock()
-        deadline = start + seconds
-        while True:
-            game.init_game()
-            hands += 1
-            now = clock()
-            if now >= deadline:
-                return Slice(hands, 0, 0, now - start)
-
-    def info(self) -> dict[str, Any]:
-        return {}
+    def deal_one(self) -> tuple[int, int]:
+        self.game.init_game()
+        return 0, 0
 
 
-class RLCardEnvRunner:
+class RLCardEnvRunner(Runner):
     def __init__(self, game: str) -> None:
         from rlcard_peer import make_env
 
         self.env = make_env(game)
         self.rng = random.Random(1)
 
-    def run(self, seconds: float) -> Slice:
-        env, rng = self.env, self.rng
-        clock = time.process_time
-        hands = decisions = 0
-        start = clock()
-        deadline = start + seconds
-        while True:
-            state, _seat = env.reset()
-            while not env.is_over():
-                legal = list(state["legal_actions"])
-                state, _seat = env.step(legal[rng.randrange(len(legal))])
-                decisions += 1
-            hands += 1
-            now = clock()
-            if now >= deadline:
-                return Slice(hands, decisions, 0, now - start)
+    def hand(self) -> tuple[int, int]:
+        env, rng, decisions = self.env, self.rng, 0
+        state, _seat = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _seat = env.step(legal[rng.randrange(len(legal))])
+            decisions += 1
+        return decisions, 0
 
-    def deal(self, seconds: float) -> Slice:
-        env = self.env
-        clock = time.process_time
-        hands = 0
-        start = clock()
-        deadline = start + seconds
-        while True:
-            env.reset()
-            hands += 1
-            now = clock()
-            if now >= deadline:
-                return Slice(hands, 0, 0, now - start)
-
-    def info(self) -> dict[str, Any]:
-        return {}
+    def deal_one(self) -> tuple[int, int]:
+        self.env.reset()
+        return 0, 0
 
 
-class OpenSpielRunner:
+class OpenSpielRunner(Runner):
     def __init__(self, game: str, mode: str) -> None:
         import pyspiel
 
@@ -303,52 +286,33 @@ class OpenSpielRunner:
             legal = state.legal_actions()
             state.apply_action(legal[self.rng.randrange(len(legal))])
 
-    def run(self, seconds: float) -> Slice:
-        game, rng, method = self.game, self.rng, self.method
-        clock = time.process_time
-        hands = decisions = chance = 0
-        start = clock()
-        deadline = start + seconds
-        while True:
-            state = game.new_initial_state()
-            observe = getattr(state, method) if method is not None else None
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                if state.is_chance_node():
-                    state.apply_action(legal[rng.randrange(len(legal))])
-                    chance += 1
-                    continue
-                if observe is not None:
-                    observe(state.current_player())
-                state.apply_action(legal[rng.randrange(len(legal))])
-                decisions += 1
-            hands += 1
-            now = clock()
-            if now >= deadline:
-                return Slice(hands, decisions, chance, now - start)
-
-    def deal(self, seconds: float) -> Slice:
-        game, rng = self.game, self.rng
-        clock = time.process_time
-        hands = chance = 0
-        start = clock()
-        deadline = start + seconds
-        while True:
-            state = game.new_initial_state()
-            while state.is_chance_node():
-                legal = state.legal_actions()
+    def hand(self) -> tuple[int, int]:
+        rng, decisions, chance = self.rng, 0, 0
+        state = self.game.new_initial_state()
+        observe = getattr(state, self.method) if self.method is not None else None
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if state.is_chance_node():
                 state.apply_action(legal[rng.randrange(len(legal))])
                 chance += 1
-            hands += 1
-            now = clock()
-            if now >= deadline:
-                return Slice(hands, 0, chance, now - start)
+                continue
+            if observe is not None:
+                observe(state.current_player())
+            state.apply_action(legal[rng.randrange(len(legal))])
+            decisions += 1
+        return decisions, chance
+
+    def deal_one(self) -> tuple[int, int]:
+        rng, chance = self.rng, 0
+        state = self.game.new_initial_state()
+        while state.is_chance_node():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            chance += 1
+        return 0, chance
 
     def info(self) -> dict[str, Any]:
         return {"observation": self.method}
-
-
-Runner = PaijuRunner | RLCardGameRunner | RLCardEnvRunner | OpenSpielRunner
 
 
 def make_runner(engine: str, game: str, mode: str) -> Runner:
@@ -693,6 +657,9 @@ def render(report: dict[str, Any]) -> str:
         f"load average {m['load_average_start']:.1f} at start, {m['load_average_end']:.1f} at end",
         "rates per CPU second, median over the rounds; ratios paiju/peer taken round by round: median [min–max]",
     ]
+    if max(m["load_average_start"], m["load_average_end"]) > 0.75 * (m["cpus"] or 1):
+        lines.append("MEASURED UNDER LOAD (other jobs share the CPUs): absolute rates are provisional, the "
+                     "round-by-round ratios hold better")
     for build, w in report["workers"].items():
         modules = next((side["compiled"] for side in w["sides"].values() if "compiled" in side), None)
         if modules is not None:
