@@ -371,7 +371,7 @@ def worker(build: str) -> None:
                     for _ in range(msg["warmup"]):
                         runner.run(0.0)  # whole hands: imports, tables and caches built before timing
                 except ImportError as e:
-                    skipped[spec["key"]] = f"{spec['engine']} not importable ({e}): pip install -e '.[bench]'"
+                    skipped[spec["key"]] = f"{e}; pip install -e '.[bench]'"
                     continue
                 runners[spec["key"]] = runner
                 info[spec["key"]] = runner.info()
@@ -693,8 +693,11 @@ def render(report: dict[str, Any]) -> str:
     for game, peers in report["peers"].items():
         for p in peers:
             lines.append(f"  - {game} ↔ {p['engine']} {p['game']}: {p['why']}")
+    reasons: dict[str, list[str]] = {}
     for key, why in report["skipped"].items():
-        lines.append(f"skipped {key}: {why}")
+        reasons.setdefault(why, []).append(key)
+    for why, keys in reasons.items():
+        lines.append(f"skipped {', '.join(keys)}: {why}")
     return "\n".join(lines)
 
 

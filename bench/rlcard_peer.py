@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 
-class PeerMissing(RuntimeError):
+class PeerMissing(ImportError):
     """RLCard is not installed: ``pip install -e '.[bench]'``."""
 
 
@@ -59,7 +59,7 @@ def make_env(name: str, seed: int = 0) -> Any:
     try:
         import rlcard
     except ImportError as e:  # pragma: no cover - depends on the environment
-        raise PeerMissing("rlcard is not installed: .venv/bin/pip install -e '.[bench]'") from e
+        raise PeerMissing(f"rlcard is not importable ({e})") from e
     config = GAMES[name][0]
     return rlcard.make(name, config={"seed": seed, **config})
 
