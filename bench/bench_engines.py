@@ -41,7 +41,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from paiju.core.game import Game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -113,7 +116,9 @@ DIFFERS: dict[str, str] = {
               "windows: one is drawn at random, as in play_random); apply() re-checks the seat and legality and "
               "returns public events; view(seat) is a JSON-able dict of what the seat sees; 升级 deals card by "
               "card through its bidding decisions, so its deal timed alone (new()) covers only the cards "
-              "dealt before the first bid."),
+              "dealt before the first bid. paiju +encoding: the view, then paiju.rl's Spec (every legal action "
+              "mapped to an id, the float32 observation, the int8 mask); the action is still drawn from the "
+              "legal list, so every paiju mode plays the same hands."),
     "rlcard:game": ("RLCard game: the deal is inside init_game (numpy RNG); step() trusts its caller (no "
                     "legality check) and builds the next player's state dict every time, which is where its "
                     "legal actions are, so the game has no mode without a view (bridge's state holds only the "
@@ -186,21 +191,42 @@ class PaijuRunner(Runner):
 
         self.cls = get_game(game)
         self.cfg = self.cls.config_class.from_dict(ONE_HAND[game])
-        self.views = mode == "view"
+        self.mode = mode
+        self.spec: Any = None
+        if mode == "encoded":
+            from paiju.rl import make_spec  # the rl extra: numpy, gymnasium, pettingzoo
+
+            self.spec = make_spec(game, self.cfg)
         self.rng = random.Random(1)
         self.seed = 0
+
+    def observer(self, game: Game[Any]) -> Callable[[int], object] | None:
+        """None, ``view(seat)``, or the view encoded for learning (paiju.rl: ids of the legal actions, the
+        float32 observation, the int8 mask), as RLCard's env and OpenSpiel's tensors do."""
+        if self.mode == "bare":
+            return None
+        if self.mode == "view":
+            return game.view
+        spec, size = self.spec, self.spec.num_actions
+
+        def encode(seat: int) -> object:
+            view = game.view(seat)
+            decision = spec.decision(game, seat, view)
+            return spec.encode(view, decision), decision.mask(size)
+
+        return encode
 
     def hand(self) -> tuple[int, int]:
         rng, decisions = self.rng, 0
         game = self.cls.new(self.cfg, self.seed)
         self.seed += 1
-        view = game.view if self.views else None
+        observe = self.observer(game)
         while not game.finished:
             movers = game.to_move()
             seat = movers[rng.randrange(len(movers))] if len(movers) > 1 else movers[0]
             legal = game.legal_actions(seat)
-            if view is not None:
-                view(seat)
+            if observe is not None:
+                observe(seat)
             game.apply(seat, legal[rng.randrange(len(legal))])
             decisions += 1
         return decisions, 0
@@ -371,7 +397,8 @@ def worker(build: str) -> None:
                     for _ in range(msg["warmup"]):
                         runner.run(0.0)  # whole hands: imports, tables and caches built before timing
                 except ImportError as e:
-                    skipped[spec["key"]] = f"{e}; pip install -e '.[bench]'"
+                    extra = "rl" if spec["engine"] == "paiju" else "bench"
+                    skipped[spec["key"]] = f"{e}; pip install -e '.[{extra}]'"
                     continue
                 runners[spec["key"]] = runner
                 info[spec["key"]] = runner.info()
@@ -460,7 +487,8 @@ def spread(values: Sequence[float]) -> dict[str, float]:
 
 def label_of(engine: str, game: str, mode: str, build: str) -> str:
     if engine == "paiju":
-        return f"paiju {game}{' +view' if mode == 'view' else ''}{' [compiled]' if build == 'compiled' else ''}"
+        how = {"bare": "", "view": " +view", "encoded": " +encoding"}[mode]
+        return f"paiju {game}{how}{' [compiled]' if build == 'compiled' else ''}"
     if engine == "rlcard":
         return f"RLCard {game} {'env' if mode == 'encoded' else 'game'}"
     how = {"bare": "", "view": " +string", "encoded": " +tensor"}[mode]
@@ -480,7 +508,7 @@ def plan(games: Sequence[str], builds: Sequence[str]) -> list[Side]:
     sides: list[Side] = []
     for build in builds:
         for game in games:
-            for mode in ("bare", "view"):
+            for mode in MODES:
                 sides.append(Side(f"paiju:{game}:{mode}@{build}", "paiju", game, mode, build,
                                   label_of("paiju", game, mode, build)))
     seen: set[str] = set()
@@ -495,26 +523,27 @@ def plan(games: Sequence[str], builds: Sequence[str]) -> list[Side]:
     return sides
 
 
-COMPARISONS: dict[str, tuple[str, tuple[str, ...], str]] = {
-    # kind: (paiju's mode, the peer's modes in order of preference, title)
-    "fair": ("view", ("view", "encoded"),
+COMPARISONS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
+    # kind: (paiju's modes and the peer's modes, each in order of preference; title)
+    "fair": (("view",), ("view", "encoded"),
              "THE FAIR FIGURE: per decision, views on both sides (paiju view(seat); RLCard's per-step state, "
              "bridge's env; OpenSpiel's observation string)"),
-    "bare": ("bare", ("bare", "view"),
+    "bare": (("bare",), ("bare", "view"),
              "Without views (RLCard's game builds its state anyway: the same RLCard rows as above)"),
-    "encoded": ("view", ("encoded",),
-                "paiju +view against the peers' learning encodings (RLCard env, OpenSpiel tensors)"),
-    "compiled": ("", (), "Compiled against pure paiju, same run"),
+    "encoded": (("encoded", "view"), ("encoded",),
+                "Encoded for learning on both sides (paiju.rl's observation and mask; RLCard env; OpenSpiel "
+                "tensors)"),
+    "compiled": ((), (), "Compiled against pure paiju, same run"),
 }
 
 
 def compare(sides: Sequence[Side], games: Sequence[str], builds: Sequence[str]) -> list[dict[str, Any]]:
     by_key = {s.key: s for s in sides if s.slices}
     rows: list[dict[str, Any]] = []
-    for kind, (mode, peer_pref, _) in COMPARISONS.items():
+    for kind, (our_pref, peer_pref, _) in COMPARISONS.items():
         for build in builds:
             for game in games:
-                ours = by_key.get(f"paiju:{game}:{mode}@{build}")
+                ours = next((by_key[k] for m in our_pref if (k := f"paiju:{game}:{m}@{build}") in by_key), None)
                 if ours is None:
                     continue
                 for peer in PEERS[game]:
@@ -524,7 +553,7 @@ def compare(sides: Sequence[Side], games: Sequence[str], builds: Sequence[str]) 
                         rows.append(ratio_row(kind, game, build, ours, theirs))
     if "pure" in builds and "compiled" in builds:
         for game in games:
-            for mode in ("bare", "view"):
+            for mode in MODES:
                 a, b = by_key.get(f"paiju:{game}:{mode}@compiled"), by_key.get(f"paiju:{game}:{mode}@pure")
                 if a is not None and b is not None:
                     rows.append(ratio_row("compiled", game, "compiled", a, b))

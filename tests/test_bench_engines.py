@@ -5,6 +5,7 @@ Timings are not tested; tiny budgets only check that every side plays and every 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import subprocess
@@ -22,15 +23,19 @@ sys.path.insert(0, str(BENCH))
 
 import bench_engines  # noqa: E402
 
+RL_EXTRA = all(importlib.util.find_spec(m) is not None for m in ("numpy", "gymnasium", "pettingzoo"))
+
 
 def harness(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(BENCH / "bench_engines.py"), *args],
                           capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.parametrize("mode", ["bare", "view"])
+@pytest.mark.parametrize("mode", ["bare", "view", "encoded"])
 def test_paiju_loop_is_play_random(mode: str) -> None:
     """The harness's paiju loop draws the same random numbers as play_random: same hand, same decisions."""
+    if mode == "encoded" and not RL_EXTRA:
+        pytest.skip("the rl extra is not installed: pip install -e '.[rl]'")
     assert set(bench_engines.ONE_HAND) == set(game_names())
     for name in game_names():
         runner = bench_engines.PaijuRunner(name, mode)
@@ -58,11 +63,14 @@ def test_harness_reports_every_side_and_the_fair_figure_first() -> None:
     done = harness("--games", "shuiyu,shengji", "--seconds", "0.02", "--rounds", "2", "--warmup", "1", "--json")
     assert done.returncode == 0, done.stderr
     report: dict[str, Any] = json.loads(done.stdout)
-    assert report["schema"] == bench_engines.SCHEMA and report["skipped"] == {}
+    assert report["schema"] == bench_engines.SCHEMA
     assert report["settings"]["games"] == ["shuiyu", "shengji"] and report["settings"]["builds"] == ["pure"]
+    encoded = {f"paiju:{g}:encoded@pure" for g in ("shuiyu", "shengji")}
+    assert set(report["skipped"]) == (set() if RL_EXTRA else encoded)
 
     sides = {s["key"]: s for s in report["sides"]}
     expected = {f"paiju:{g}:{m}@pure" for g in ("shuiyu", "shengji") for m in ("bare", "view")}
+    expected |= encoded if RL_EXTRA else set()
     expected |= {"rlcard:limit-holdem:view", "rlcard:limit-holdem:encoded", "rlcard:bridge:bare",
                  "rlcard:bridge:encoded", "rlcard:doudizhu:view", "rlcard:doudizhu:encoded"}
     expected |= {f"openspiel:{g}:{m}" for g in ("spades", "hearts", "python_team_dominoes")
@@ -84,8 +92,9 @@ def test_harness_reports_every_side_and_the_fair_figure_first() -> None:
                     ("shengji", "rlcard:doudizhu:view"), ("shengji", "openspiel:spades:view"),
                     ("shengji", "openspiel:hearts:view"), ("shengji", "openspiel:python_team_dominoes:view")}
     assert {r["kind"] for r in rows} == {"fair", "bare", "encoded"}
+    ours = {"fair": ":view@pure", "bare": ":bare@pure", "encoded": ":encoded@pure" if RL_EXTRA else ":view@pure"}
     for r in rows:
-        assert r["paiju"].endswith(":view@pure" if r["kind"] != "bare" else ":bare@pure")
+        assert r["paiju"].endswith(ours[r["kind"]])
         for figure in ("per_decision", "per_hand", "per_decision_without_deal"):
             cell = r[figure]
             assert 0 < cell["min"] <= cell["median"] <= cell["max"]
@@ -95,5 +104,5 @@ def test_harness_reports_every_side_and_the_fair_figure_first() -> None:
     assert set(report["differs"]) == {"all", "paiju", "rlcard:game", "rlcard:env", "openspiel"}
 
     text = bench_engines.render(report)
-    assert text.index("THE FAIR FIGURE") < text.index("Without views") < text.index("learning encodings")
+    assert text.index("THE FAIR FIGURE") < text.index("Without views") < text.index("Encoded for learning")
     assert "What differs between the sides" in text and "Why these peers" in text
