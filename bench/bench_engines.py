@@ -4,6 +4,7 @@
     .venv/bin/python bench/bench_engines.py --games huashui,shengji --seconds 20 --rounds 10
     .venv/bin/python bench/bench_engines.py --json docs/performance/engines.json   # table + JSON file
     .venv/bin/python bench/bench_engines.py --build both --compiled-path build/mypyc  # pure and compiled
+    .venv/bin/python bench/bench_engines.py --games shuiyu --against main   # this tree against main's paiju
 
 Every side plays whole hands at random with the same driver loop (``movers → legal → [view] → random choice
 → apply``, a ``random.Random`` choosing uniformly from the legal list), in its own engine's calls:
@@ -23,7 +24,9 @@ The fair figure comes first: **per decision, views on both sides**.  The sides r
 one per build of paiju: ``--build compiled`` / ``both`` starts a worker on ``--compiled-python`` (another
 interpreter, e.g. a venv holding the compiled wheel) with ``--compiled-path`` put first on ``PYTHONPATH`` (a
 directory holding a whole compiled ``paiju`` package); each worker checks which build it imported and refuses
-a mismatch.  The peers always run in the pure worker (this interpreter).
+a mismatch.  ``--against REV`` adds a worker on git revision REV's ``src/`` (exported by ``revision.py``), so a
+change's effect on every engine is measured in the same interleaved run.  The peers always run in the pure
+worker (this interpreter).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -419,8 +423,8 @@ def check_build(build: str, info: dict[str, Any]) -> str | None:
         modules = side.get("compiled")
         if modules is None:
             continue
-        if build == "pure" and modules["compiled"]:
-            return (f"{key}: the pure build imported compiled modules {', '.join(modules['compiled'][:5])} "
+        if build != "compiled" and modules["compiled"]:
+            return (f"{key}: the {build} build imported compiled modules {', '.join(modules['compiled'][:5])} "
                     f"from {side['module']}; run it from a tree without the extension modules")
         if build == "compiled" and not modules["compiled"]:
             return (f"{key}: the compiled build imported only pure modules ({side['module']}); "
@@ -488,7 +492,8 @@ def spread(values: Sequence[float]) -> dict[str, float]:
 def label_of(engine: str, game: str, mode: str, build: str) -> str:
     if engine == "paiju":
         how = {"bare": "", "view": " +view", "encoded": " +encoding"}[mode]
-        return f"paiju {game}{how}{' [compiled]' if build == 'compiled' else ''}"
+        tag = "" if build == "pure" else f" [{build.removeprefix('rev:')}]"
+        return f"paiju {game}{how}{tag}"
     if engine == "rlcard":
         return f"RLCard {game} {'env' if mode == 'encoded' else 'game'}"
     how = {"bare": "", "view": " +string", "encoded": " +tensor"}[mode]
@@ -533,7 +538,7 @@ COMPARISONS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "encoded": (("encoded", "view"), ("encoded",),
                 "Encoded for learning on both sides (paiju.rl's observation and mask; RLCard env; OpenSpiel "
                 "tensors)"),
-    "compiled": ((), (), "Compiled against pure paiju, same run"),
+    "build": ((), (), "Other builds against this tree's pure paiju (--build compiled, --against REV), same run"),
 }
 
 
@@ -551,12 +556,12 @@ def compare(sides: Sequence[Side], games: Sequence[str], builds: Sequence[str]) 
                                    if (k := f"{peer.engine}:{peer.game}:{m}") in by_key), None)
                     if theirs is not None:
                         rows.append(ratio_row(kind, game, build, ours, theirs))
-    if "pure" in builds and "compiled" in builds:
-        for game in games:
+    for build in builds if "pure" in builds else ():
+        for game in games if build != "pure" else ():
             for mode in MODES:
-                a, b = by_key.get(f"paiju:{game}:{mode}@compiled"), by_key.get(f"paiju:{game}:{mode}@pure")
+                a, b = by_key.get(f"paiju:{game}:{mode}@{build}"), by_key.get(f"paiju:{game}:{mode}@pure")
                 if a is not None and b is not None:
-                    rows.append(ratio_row("compiled", game, "compiled", a, b))
+                    rows.append(ratio_row("build", game, build, a, b))
     return rows
 
 
@@ -612,10 +617,23 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit("--build compiled needs --compiled-python (an interpreter whose paiju is compiled) "
                          "and/or --compiled-path (a directory holding a compiled paiju package), or "
                          "PAIJU_COMPILED_PYTHON / PAIJU_COMPILED_PATH")
-    sides = plan(games, builds)
+    scratch = tempfile.TemporaryDirectory(prefix="bench-engines-")
+    against: tuple[str, str] | None = None
+    if args.against:
+        from revision import export_src
+
+        short = subprocess.run(["git", "rev-parse", "--short", args.against], capture_output=True, text=True,
+                               cwd=Path(__file__).resolve().parent)
+        if short.returncode != 0:
+            raise SystemExit(f"--against {args.against}: {short.stderr.strip()}")
+        against = (f"rev:{short.stdout.strip()}", str(export_src(args.against, Path(scratch.name))))
+        builds.append(against[0])
     workers = {"pure": WorkerProcess("pure", sys.executable, None)}
     if "compiled" in builds:
         workers["compiled"] = WorkerProcess("compiled", compiled_python or sys.executable, compiled_path)
+    if against is not None:
+        workers[against[0]] = WorkerProcess(against[0], sys.executable, against[1])
+    sides = plan(games, builds)
     load_start = os.getloadavg()
     meta: dict[str, Any] = {"workers": {}}
     skipped: dict[str, str] = {}
@@ -641,6 +659,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         for w in workers.values():
             w.close()
+        scratch.cleanup()
     engines = {s.engine if s.engine != "rlcard" else "rlcard:env" if s.mode == "encoded" else "rlcard:game"
                for s in sides}
     return {
@@ -698,12 +717,12 @@ def render(report: dict[str, Any]) -> str:
         chosen = [r for r in report["comparisons"] if r["kind"] == kind]
         if not chosen:
             continue
-        other = "pure side" if kind == "compiled" else "peer side"
-        lines += ["", title, f"  {'paiju side':<32}{other:<40}{'decisions/s':>19}  {'ratio/decision':<22}"
+        other = "pure side" if kind == "build" else "peer side"
+        lines += ["", title, f"  {'paiju side':<36}{other:<40}{'decisions/s':>19}  {'ratio/decision':<22}"
                              f"{'hands/s':>17}  {'ratio/hand':<22}{'deals out':>10}"]
         for r in chosen:
             d, h, x = r["per_decision"], r["per_hand"], r["per_decision_without_deal"]
-            lines.append(f"  {r['paiju_label']:<32}{r['peer_label']:<40}"
+            lines.append(f"  {r['paiju_label']:<36}{r['peer_label']:<40}"
                          f"{_rate(d['paiju']):>9} {_rate(d['peer']):>9}  {_ratio_cell(d):<22}"
                          f"{_rate(h['paiju']):>8} {_rate(h['peer']):>8}  {_ratio_cell(h):<22}"
                          f"{_ratio(x['median']):>10}")
@@ -746,6 +765,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="interpreter of the compiled build (default $PAIJU_COMPILED_PYTHON, else this one)")
     ap.add_argument("--compiled-path", default=None, metavar="DIR",
                     help="put DIR first on the compiled worker's PYTHONPATH (default $PAIJU_COMPILED_PATH)")
+    ap.add_argument("--against", default=None, metavar="REV",
+                    help="also time paiju as of git revision REV (its src/ exported, in a worker of its own)")
     ap.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
                     help="write the machine-readable report to PATH (and print the table); alone: JSON on stdout")
     args = ap.parse_args(argv)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -60,16 +61,22 @@ def peers_installed() -> None:
 
 def test_harness_reports_every_side_and_the_fair_figure_first() -> None:
     peers_installed()
-    done = harness("--games", "shuiyu,shengji", "--seconds", "0.02", "--rounds", "2", "--warmup", "1", "--json")
+    if shutil.which("git") is None or not (BENCH.parent / ".git").exists():
+        pytest.skip("--against needs a git checkout")
+    done = harness("--games", "shuiyu,shengji", "--seconds", "0.02", "--rounds", "2", "--warmup", "1",
+                   "--against", "HEAD", "--json")
     assert done.returncode == 0, done.stderr
     report: dict[str, Any] = json.loads(done.stdout)
     assert report["schema"] == bench_engines.SCHEMA
-    assert report["settings"]["games"] == ["shuiyu", "shengji"] and report["settings"]["builds"] == ["pure"]
-    encoded = {f"paiju:{g}:encoded@pure" for g in ("shuiyu", "shengji")}
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=BENCH,
+                          check=True).stdout.strip()
+    builds = ["pure", f"rev:{head}"]
+    assert report["settings"]["games"] == ["shuiyu", "shengji"] and report["settings"]["builds"] == builds
+    encoded = {f"paiju:{g}:encoded@{b}" for g in ("shuiyu", "shengji") for b in builds}
     assert set(report["skipped"]) == (set() if RL_EXTRA else encoded)
 
     sides = {s["key"]: s for s in report["sides"]}
-    expected = {f"paiju:{g}:{m}@pure" for g in ("shuiyu", "shengji") for m in ("bare", "view")}
+    expected = {f"paiju:{g}:{m}@{b}" for g in ("shuiyu", "shengji") for m in ("bare", "view") for b in builds}
     expected |= encoded if RL_EXTRA else set()
     expected |= {"rlcard:limit-holdem:view", "rlcard:limit-holdem:encoded", "rlcard:bridge:bare",
                  "rlcard:bridge:encoded", "rlcard:doudizhu:view", "rlcard:doudizhu:encoded"}
@@ -86,21 +93,25 @@ def test_harness_reports_every_side_and_the_fair_figure_first() -> None:
         assert (side["chance_steps_per_hand"] > 0) == (side["engine"] == "openspiel"), key
 
     rows = report["comparisons"]
-    assert [r["kind"] for r in rows][:6] == ["fair"] * 6  # one per peer of the two games, listed first
-    fair = {(r["game"], r["peer"]) for r in rows if r["kind"] == "fair"}
+    assert [r["kind"] for r in rows][:12] == ["fair"] * 12  # one per peer of the two games and build, first
+    fair = {(r["game"], r["peer"]) for r in rows if r["kind"] == "fair" and r["build"] == "pure"}
     assert fair == {("shuiyu", "rlcard:limit-holdem:view"), ("shengji", "rlcard:bridge:encoded"),
                     ("shengji", "rlcard:doudizhu:view"), ("shengji", "openspiel:spades:view"),
                     ("shengji", "openspiel:hearts:view"), ("shengji", "openspiel:python_team_dominoes:view")}
-    assert {r["kind"] for r in rows} == {"fair", "bare", "encoded"}
-    ours = {"fair": ":view@pure", "bare": ":bare@pure", "encoded": ":encoded@pure" if RL_EXTRA else ":view@pure"}
+    assert {r["kind"] for r in rows} == {"fair", "bare", "encoded", "build"}
+    ours = {"fair": ":view", "bare": ":bare", "encoded": ":encoded" if RL_EXTRA else ":view"}
     for r in rows:
-        assert r["paiju"].endswith(ours[r["kind"]])
+        if r["kind"] == "build":  # the revision against this tree, mode by mode
+            assert r["paiju"].endswith(f"@rev:{head}") and r["peer"] == r["paiju"].replace(f"rev:{head}", "pure")
+        else:
+            assert r["paiju"].endswith(f"{ours[r['kind']]}@{r['build']}")
         for figure in ("per_decision", "per_hand", "per_decision_without_deal"):
             cell = r[figure]
             assert 0 < cell["min"] <= cell["median"] <= cell["max"]
         for figure, rate in (("per_decision", "decisions_per_cpu_s"), ("per_hand", "hands_per_cpu_s")):
             assert r[figure]["paiju"] == sides[r["paiju"]][rate]["median"]
             assert r[figure]["peer"] == sides[r["peer"]][rate]["median"]
+    assert len([r for r in rows if r["kind"] == "build"]) == len([k for k in expected if k.endswith("@pure")])
     assert set(report["differs"]) == {"all", "paiju", "rlcard:game", "rlcard:env", "openspiel"}
 
     text = bench_engines.render(report)
