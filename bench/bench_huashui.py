@@ -1,11 +1,6 @@
-"""滑水麻将: full hands per second of random play through the Game protocol, against RLCard's mahjong env.
+"""滑水麻将: the bot study; without ``--study`` the engine's speed against RLCard's mahjong (``bench_engines.py``).
 
-Both sides play random legal actions to the end of a hand in this process, one after the other:
-ours through ``to_move`` / ``legal_actions`` / ``apply`` (every action checked, public events built), a new
-``HuashuiGame`` per hand; RLCard through ``env.reset`` / ``env.step`` with its ``RandomAgent``.  The two run in
-ten interleaved slices each and are timed in CPU time of the process.
-
-    .venv/bin/python bench/bench_huashui.py [--seconds 10]
+    .venv/bin/python bench/bench_huashui.py [--seconds 5]       # = bench_engines.py --games huashui
 
 With ``--study DEALS`` it runs the bot study instead: the efficient bot against three random bots and against
 three shanten-greedy bots, duplicate deals (each deal played four times, the bot in each seat once), mean points
@@ -19,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -29,32 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from rlcard_peer import PeerMissing, RLCardMahjong
-
-from paiju.bots.base import play_random
 from paiju.games.huashui import HuashuiConfig, HuashuiGame
-
-
-class RandomHuashui:
-    """Random legal actions through the protocol, a new single-hand match per hand (its deal included)."""
-
-    def __init__(self) -> None:
-        self.cfg = HuashuiConfig(hands=1)
-        self.rng = random.Random(1)
-        self.seed = 0
-        self.actions = 0
-
-    def run(self, seconds: float, clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
-        rng = self.rng
-        hands = 0
-        start = clock()
-        while True:
-            self.actions += play_random(HuashuiGame.new(self.cfg, self.seed), rng)
-            self.seed += 1
-            hands += 1
-            elapsed = clock() - start
-            if elapsed >= seconds:
-                return hands, elapsed
 
 
 class CpuClock:
@@ -123,7 +92,7 @@ def compare(deals: int, seed: int, variants: Sequence[dict[str, Any]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="seconds per side, in 10 interleaved slices")
+    parser.add_argument("--seconds", type=float, default=5.0, help="speed: CPU seconds per side (bench_engines.py)")
     parser.add_argument("--study", type=int, default=0, metavar="DEALS", help="run the bot study instead")
     parser.add_argument("--seed", type=int, default=0, help="first deal of the study")
     parser.add_argument("--against", default="random,greedy", help="opponent kinds for the study")
@@ -138,29 +107,9 @@ def main() -> None:
     if args.study:
         study(args.study, args.seed, args.against.split(","), json.loads(args.variant) if args.variant else None)
         return
-    ours = RandomHuashui()
-    try:
-        peer: RLCardMahjong | None = RLCardMahjong()
-    except PeerMissing as e:
-        print(f"peer skipped: {e}")
-        peer = None
-    # Interleaved slices, timed in CPU time of this process: on a shared machine wall time charges every wait
-    # for a core to whichever side happened to be running.
-    totals = [[0, 0.0], [0, 0.0]]
-    for _ in range(10):
-        for i, side in enumerate((ours, peer)):
-            if side is not None:
-                h, t = side.run(args.seconds / 10, time.process_time)
-                totals[i][0] += h
-                totals[i][1] += t
-    rate = totals[0][0] / totals[0][1]
-    print(f"paiju huashui, random play via the protocol: {rate:>8,.1f} hands per CPU second "
-          f"({ours.actions / ours.seed:.0f} actions per hand)")
-    if peer is None:
-        return
-    peer_rate = totals[1][0] / totals[1][1]
-    print(f"RLCard mahjong, random agents:               {peer_rate:>8,.1f} hands per CPU second")
-    print(f"ratio: {rate / peer_rate:.1f}x  (goal: at least 20x)")
+    from bench_engines import main as engines
+
+    engines(["--games", "huashui", "--seconds", str(args.seconds)])
 
 
 if __name__ == "__main__":

@@ -1,74 +1,27 @@
-"""升级 speed: full random hands per second through the Game protocol, against OpenSpiel in the same run.
+"""升级 speed beyond the engine loop: the follow rule alone and the smart bot's decisions; the bot study.
 
-    .venv/bin/python bench/bench_shengji.py [--hands 200] [--peer-games 2000]
+    .venv/bin/python bench/bench_shengji.py [--bot-hands 20]
     .venv/bin/python bench/bench_shengji.py --study --deals 1000     # the bot study (duplicate deals)
 
-Our side: a default one-hand match (216 cards, live bidding, burying, about 40–50 tricks), each decision
-``legal_actions`` + a uniformly random choice from the (capped) list + ``apply``.  The peer: OpenSpiel's
-C++ ``spades`` and ``hearts`` (pip ``open_spiel``), driven the same way from Python: chance outcomes
-sampled, ``legal_actions`` + random choice + ``apply_action``.  Also timed: the follow-rule check alone and
-the smart bot's decisions (p50 / p99).
+Random play against the peers (RLCard bridge and doudizhu, OpenSpiel spades, hearts and
+python_team_dominoes) is measured by ``bench/bench_engines.py --games shengji``.
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
-import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from paiju.bots.base import Bot, RandomBot, play_random
+from paiju.bots.base import Bot, RandomBot
 from paiju.core.game import Game
 from paiju.games.shengji import ShengjiConfig, ShengjiGame
 from paiju.games.shengji.bots import SmartBot
 from paiju.games.shengji.rules import is_legal_follow
-
-
-def ours(hands: int) -> tuple[float, float]:
-    """(hands per second, decisions per second) of random play through the protocol."""
-    rng = random.Random(1)
-    cfg = ShengjiConfig(max_hands=1)
-    decisions = 0
-    start = time.perf_counter()
-    for seed in range(hands):
-        decisions += play_random(ShengjiGame.new(cfg, seed), rng)
-    secs = time.perf_counter() - start
-    return hands / secs, decisions / secs
-
-
-def peer(name: str, games: int) -> tuple[float, float] | None:
-    try:
-        import pyspiel
-    except ImportError as e:
-        print(f"  open_spiel not importable: {e}")
-        return None
-    game = pyspiel.load_game(name)
-    rng = random.Random(2)
-    decisions = 0
-    start = time.perf_counter()
-    for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                x, acc = rng.random(), 0.0
-                pick = outcomes[-1][0]
-                for action, p in outcomes:
-                    acc += p
-                    if x < acc:
-                        pick = action
-                        break
-                state.apply_action(pick)
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-                decisions += 1
-    secs = time.perf_counter() - start
-    return games / secs, decisions / secs
 
 
 def follow_checks(n: int) -> float:
@@ -132,8 +85,6 @@ def study(deals: int, seed: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=200, help="random shengji hands")
-    ap.add_argument("--peer-games", type=int, default=2000, help="random games of each OpenSpiel peer")
     ap.add_argument("--bot-hands", type=int, default=20, help="hands for the bot timing")
     ap.add_argument("--study", action="store_true", help="run the duplicate-deal bot study instead")
     ap.add_argument("--deals", type=int, default=1000, help="study deals (each played twice)")
@@ -143,16 +94,6 @@ def main() -> None:
         study(args.deals, args.seed)
         return
     print(f"python {sys.version.split()[0]} on {platform.machine()}")
-    h_rate, d_rate = ours(args.hands)
-    print(f"paiju shengji     {h_rate:9.2f} hands/s   {d_rate:10.0f} decisions/s   ({args.hands} hands)")
-    for name in ("spades", "hearts"):
-        res = peer(name, args.peer_games)
-        if res is None:
-            continue
-        g_rate, pd_rate = res
-        print(f"open_spiel {name:<7}{g_rate:9.2f} games/s   {pd_rate:10.0f} decisions/s   ({args.peer_games} games)")
-        print(f"  ratio hands/s (paiju shengji / open_spiel {name}): {h_rate / g_rate:.4f}"
-              f"   decisions/s ratio: {d_rate / pd_rate:.3f}")
     print(f"is_legal_follow   {follow_checks(20_000):9.0f} checks/s (string API, parsing included)")
     p50, p99, n = bot_decisions(args.bot_hands)
     print(f"smart bot         p50 {p50:.2f} ms   p99 {p99:.2f} ms   over {n} decisions")

@@ -1,64 +1,74 @@
-"""RLCard's mahjong environment with random agents, measured in this process: the peer for hand throughput.
+"""RLCard's games as benchmark peers: how to build each one and where its legal actions are.
 
-Shared by the mahjong-like games' benchmarks (滑水麻将, 偎麻雀) so every ratio is against the same loop::
+Used by ``bench/bench_engines.py``, which drives every engine with the same loop.  RLCard offers two levels:
 
-    from rlcard_peer import rlcard_mahjong_hands_per_second
-    rate = rlcard_mahjong_hands_per_second(10.0)
+- the **game** (``env.game``): ``init_game`` / ``step`` / ``is_over``.  Its ``step`` already builds the next
+  player's state dict (hand, public cards, legal actions): RLCard has no cheaper way to play, so its game is
+  both its "bare" and its "with views" figure — except bridge, whose game state holds only the hand (its
+  per-seat view is the env's);
+- the **env** (``rlcard.make``): the game plus ``_extract_state`` on every step (a numpy encoding for
+  learning, the legal-action ids, the raw state) and the decoding of action ids.
+
+Each game is made through ``rlcard.make`` so the env's configuration and seeding apply to its game too.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 
-class PeerMissing(RuntimeError):
-    """RLCard is not installed: ``pip install rlcard`` (the project's ``bench`` extra)."""
+class PeerMissing(ImportError):
+    """RLCard is not installed: ``pip install -e '.[bench]'``."""
 
 
-class RLCardMahjong:
-    """One RLCard ``mahjong`` env with four ``RandomAgent``s, kept between runs so runs can be interleaved
-    with another engine's (a busy moment on a shared machine then slows both alike)."""
-
-    def __init__(self, seed: int = 0) -> None:
-        try:
-            import rlcard
-            from rlcard.agents import RandomAgent
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise PeerMissing("rlcard is not installed: .venv/bin/pip install rlcard") from e
-        self.env = rlcard.make("mahjong", config={"seed": seed})
-        self.agents = [RandomAgent(num_actions=self.env.num_actions) for _ in range(self.env.num_players)]
-        self.env.set_agents(self.agents)
-
-    def run(self, seconds: float, clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
-        """Play whole hands for about ``seconds`` of ``clock``: (hands, elapsed seconds).
-
-        The loop RLCard's docs use (reset, then step the acting player's agent until the hand is over),
-        without ``env.run``'s trajectory bookkeeping, so RLCard is measured at its fastest.  Pass
-        ``time.process_time`` to count CPU time only (steadier on a busy shared machine)."""
-        env, agents = self.env, self.agents
-        hands = 0
-        start = clock()
-        while True:
-            state, player = env.reset()
-            while not env.is_over():
-                state, player = env.step(agents[player].step(state))
-            hands += 1
-            elapsed = clock() - start
-            if elapsed >= seconds:
-                return hands, elapsed
+def _mahjong_legal(game: Any, state: dict[str, Any]) -> Sequence[Any]:
+    legal: Sequence[Any] = game.get_legal_actions(state)
+    return legal
 
 
-def rlcard_mahjong_hands_per_second(seconds: float = 10.0) -> float:
-    """Complete hands per second of RLCard's ``mahjong`` env with four random agents, in this process.
-
-    Raises ``PeerMissing`` (with the install command) when rlcard is not importable."""
-    hands, elapsed = RLCardMahjong().run(seconds)
-    return hands / elapsed
+def _doudizhu_legal(game: Any, state: dict[str, Any]) -> Sequence[Any]:
+    legal: Sequence[Any] = state["actions"]
+    return legal
 
 
-if __name__ == "__main__":
+def _bridge_legal(game: Any, state: dict[str, Any]) -> Sequence[Any]:
+    legal: Sequence[Any] = game.judger.get_legal_actions()
+    return legal
+
+
+def _holdem_legal(game: Any, state: dict[str, Any]) -> Sequence[Any]:
+    legal: Sequence[Any] = state["legal_actions"]
+    return legal
+
+
+LegalOf = Callable[[Any, dict[str, Any]], Sequence[Any]]
+
+GAMES: dict[str, tuple[dict[str, Any], LegalOf, bool]] = {
+    # name: (rlcard.make config, where the bare game keeps the mover's legal actions, the game's state is a view)
+    "mahjong": ({}, _mahjong_legal, True),
+    "doudizhu": ({}, _doudizhu_legal, True),
+    "bridge": ({}, _bridge_legal, False),
+    "limit-holdem": ({"game_num_players": 4}, _holdem_legal, True),
+}
+"""The RLCard games the harness uses; limit hold'em at four seats like 水鱼's default table."""
+
+
+def make_env(name: str, seed: int = 0) -> Any:
+    """RLCard's env for ``name`` (its ``game`` attribute is the bare game, configured and seeded alike)."""
     try:
-        print(f"RLCard mahjong, random agents: {rlcard_mahjong_hands_per_second(5.0):.1f} hands/s")
-    except PeerMissing as e:
-        print(f"skipped: {e}")
+        import rlcard
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise PeerMissing(f"rlcard is not importable ({e})") from e
+    config = GAMES[name][0]
+    return rlcard.make(name, config={"seed": seed, **config})
+
+
+def legal_reader(name: str) -> LegalOf:
+    return GAMES[name][1]
+
+
+def state_is_view(name: str) -> bool:
+    """Whether the bare game's per-step state is a seat's view (bridge's holds only the hand)."""
+    return GAMES[name][2]
+
