@@ -41,7 +41,8 @@ from .mingtang import score_win
 __all__ = [  # the groups and their 息 moved to .groups; this module still offers them
     "GROUP_EN", "GROUP_KINDS", "GROUP_ZH", "TRIPLE_KINDS", "XI_PAIR", "XI_PENG", "XI_TUANYUAN", "XI_WEI",
     "XI_ZHUANWAN", "Group", "MingtangHit", "Win", "XiLine", "best_win", "can_win_shape", "decompositions",
-    "hard_xi", "is_complete", "is_phrase", "is_run", "normalise_groups", "red_count", "xi_lines",
+    "hard_xi", "is_complete", "is_phrase", "is_run", "next_dealer", "normalise_groups", "red_count", "win_points",
+    "xi_lines",
 ]
 
 # ---- structure: can these cards be six 话 and a 麻雀? ------------------------------------------------------
@@ -209,3 +210,33 @@ def can_win_shape(hand_counts: Sequence[int], card: Card, *, own_draw: bool) -> 
     else:
         hc[card] += 1
     return is_complete(hc)
+
+
+# ---- settlement ----------------------------------------------------------------------------------------------
+
+def win_points(winner: int, players: Iterable[int], total: int, payment: str = "each") -> list[float]:
+    """Points per seat (four seats) when ``winner`` wins ``total`` 息: each other player pays the total
+    (``payment="each"``) or half of it (``"split"``); the 守醒, not among ``players``, neither pays nor receives.
+
+    >>> win_points(3, (0, 1, 3), 42)
+    [-42.0, -42.0, 0.0, 84.0]
+    >>> win_points(3, (0, 1, 3), 42, "split")
+    [-21.0, -21.0, 0.0, 42.0]
+    """
+    payers = [s for s in players if s != winner]
+    share = float(total) if payment == "each" else total / 2
+    points = [0.0] * 4
+    points[winner] = share * len(payers)
+    for s in payers:
+        points[s] = -share
+    return points
+
+
+def next_dealer(dealer: int, winner: int | None) -> int:
+    """A dealer who wins deals again; otherwise (another's win, or 臭) the deal passes to the next seat round
+    the table, and the 守醒 seat moves with it.
+
+    >>> next_dealer(0, 0), next_dealer(0, 3), next_dealer(0, None)
+    (0, 1, 1)
+    """
+    return dealer if winner == dealer else (dealer + 1) % 4
