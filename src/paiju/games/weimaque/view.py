@@ -138,14 +138,22 @@ REASONS: dict[str, Text] = {
 """Why a 碰 or a 吃 is barred, by the key :meth:`WeimaqueState.peng_problem` / ``chi_problem`` gives."""
 
 
+_ARITY = {"discard": 2, "chi": 3, "peng": 1, "hu": 1, "pass": 1}
+"""Words in each action, by its verb."""
+
+
 def explain(g: WeimaqueState, seat: Seat, action: str) -> Text | None:
     """Why ``action`` is refused, by the rule that forbids it; None for the generic reason."""
     if seat == g.watcher:
         return text("守醒不出牌，也从不做决定", "the 守醒 plays no card and never decides")
     parts = action.split()
     verb = parts[0] if parts else ""
+    not_an_action = text(f"{action!r} 不是动作：可用 'discard x3'、'peng'、'chi x1 x2'、'hu' 或 'pass'",
+                         f"{action!r} is not an action: try 'discard x3', 'peng', 'chi x1 x2', 'hu' or 'pass'")
+    if len(parts) != _ARITY.get(verb, -1):
+        return not_an_action
     try:
-        if g.phase == DISCARD and verb == "discard" and len(parts) == 2:
+        if g.phase == DISCARD and verb == "discard":
             c = parse_card(parts[1])
             n = g.hands[seat][c]
             if not n:
@@ -169,7 +177,7 @@ def explain(g: WeimaqueState, seat: Seat, action: str) -> Text | None:
                 why = g.peng_problem(seat, c)
                 if why:
                     return REASONS[why]
-            if verb == "chi" and len(parts) == 3:
+            if verb == "chi":
                 if seat not in g.chi_seats():
                     return text("只能吃上家出的牌或自己揭的牌（下家出的或揭的牌不能吃）",
                                 "吃 only from the previous seat (下家出的或揭的牌不能吃)")
@@ -180,9 +188,8 @@ def explain(g: WeimaqueState, seat: Seat, action: str) -> Text | None:
             return text("只有揭到的牌让手牌成胡时才能胡", "you can win only on a drawn card that completes your hand")
         if g.phase == DISCARD and verb in ("peng", "chi", "pass"):
             return text("没有可以碰或吃的牌：你要出牌", "no card is on offer: you must discard")
-    except (NotationError, IndexError):
-        return text(f"{action!r} 不是动作：可用 'discard x3'、'peng'、'chi x1 x2'、'hu' 或 'pass'",
-                    f"{action!r} is not an action: try 'discard x3', 'peng', 'chi x1 x2', 'hu' or 'pass'")
+    except NotationError:
+        return not_an_action
     return None
 
 
