@@ -251,6 +251,9 @@ class WeimaqueGame(WeimaqueState):
             self._chi(seat, a, b, events)
 
     def _note_passes(self, taken_by: int) -> None:
+        """Under the passer reading of 过张, a seat that could 碰 or 吃 the card and passed may not take it later."""
+        if self.config.guozhang != "passer":
+            return
         options = self.claim.options
         for s, ans in self.claim.answers.items():
             if ans == "pass" and s != taken_by and any(o == "peng" or o.startswith("chi") for o in options[s]):
@@ -281,18 +284,23 @@ class WeimaqueGame(WeimaqueState):
         self.last_card = not self.stock
         hand = self.hands[seat]
         if hand[card] >= 2:
-            melds = [(k, cs) for k, cs, _ in self.melds[seat]]
-            win = None
-            if can_win_shape(hand, card, own_draw=True):
-                win = best_win(hand, melds, card, own_draw=True, last_card=self.last_card, config=self.config,
-                               counts=True)
             hand[card] -= 2
             self.melds[seat].append(("wei", (card, card, card), card))
             events.append({"type": "wei", "seat": seat, "stock": len(self.stock)})
-            self.phase, self.turn, self.hu_option = DISCARD, seat, win
+            self.phase, self.turn, self.hu_option = DISCARD, seat, self._wei_win(seat)
             return
         events.append({"type": "draw", "seat": seat, "card": alias(card), "stock": len(self.stock)})
         self._open_claim(card, "draw", seat, events)
+
+    def _wei_win(self, seat: int) -> Win | None:
+        """The win open to ``seat`` just after its 煨 (its last meld), scored on the hand as it was before."""
+        card = self.melds[seat][-1][1][0]
+        hand = list(self.hands[seat])
+        hand[card] += 2
+        if not can_win_shape(hand, card, own_draw=True):
+            return None
+        return best_win(hand, [(k, cs) for k, cs, _ in self.melds[seat][:-1]], card, own_draw=True,
+                        last_card=self.last_card, config=self.config, counts=True)
 
     def _peng(self, seat: int, events: list[Event]) -> None:
         card = self.exposed
@@ -419,26 +427,62 @@ class WeimaqueGame(WeimaqueState):
             self.melds[s][i] = ("wei", (k, k, k), k)
         return rest
 
-    def _rederive(self, viewer: int, rng: random.Random) -> None:
-        self._refresh_options(viewer)
+    def _resample_ok(self, viewer: int) -> bool:
+        """Keep only deals the viewer cannot rule out: a drawer shows a card only when it holds fewer than two of
+        it (else it would have 煨'd it), and an open window is still waiting for somebody — re-derived from the
+        new hands, some seat must still be deciding that could outrank the viewer's own answer."""
+        if self.phase != CLAIM:
+            return True
+        self._forget_passes(viewer)  # before the window is re-derived: 过张 bars claims
+        src = self.source_seat
+        if self.source == "draw" and self.hands[src][self.exposed] >= 2:
+            return False
+        self._rederive_window(viewer)
+        return self.claim.best() is PENDING
 
-    def _refresh_options(self, viewer: int) -> None:
-        """After a resample, other seats' options follow their new hands (the deciding seats stay)."""
-        if self.phase == DISCARD and self.hu_option is not None and self.turn != viewer:
+    def _rederive_window(self, viewer: int) -> None:
+        """The claim window as the new hands make it: who may claim what is found afresh, and only the viewer's
+        own answer stays (nobody else's was shown to it)."""
+        mine = self.claim.answers.get(viewer)
+        self._compute_options()
+        if mine is not None:
+            self.claim.answer(viewer, mine)
+
+    def _rederive(self, viewer: int, rng: random.Random) -> None:
+        """What follows from the new cards: the turn seat's win after a 煨, the claim window (with no other seat's
+        answer), and nobody's 过张 but the viewer's own."""
+        self._forget_passes(viewer)
+        if self.phase == DISCARD:
             seat = self.turn
-            _, cs, _ = self.melds[seat][-1]
-            hand = list(self.hands[seat])
-            hand[cs[0]] += 2
-            self.hu_option = best_win(hand, [(k, c) for k, c, _ in self.melds[seat][:-1]], cs[0], own_draw=True,
-                                      last_card=not self.stock, config=self.config, counts=True)
-        if self.phase == CLAIM:
-            old = self.claim
-            mine = old.options.get(viewer)
-            self._compute_options()
-            fresh = self.claim.options
-            options = {s: fresh.get(s, []) for s in old.options}
-            if mine is not None:
-                options[viewer] = mine
-            window = ClaimWindow(options, [(s, k) for s, k in self.claim.priority if s in options])
-            window.answers = old.answers.copy()
-            self.claim = window
+            melds = self.melds[seat]
+            if not self.sees("hands", viewer, seat):
+                self.hu_option = self._wei_win(seat) if melds and melds[-1][0] == "wei" else None
+        elif self.phase == CLAIM:
+            self._rederive_window(viewer)
+            if self.claim.best() is not PENDING:
+                self._keep_waiting(viewer)
+
+    def _forget_passes(self, viewer: int) -> None:
+        """Whom another seat let a card go by (the passer reading of 过张) was never shown to the viewer."""
+        for s in range(4):
+            if self.passed[s] and not self.sees("passed", viewer, s):
+                self.passed[s] = set()
+
+    def _keep_waiting(self, viewer: int) -> None:
+        """No deal tried gave a seat that outranks the viewer's answer (a win on the card can be rare): one seat
+        the viewer cannot see keeps a decision at the head of the window, as if it could claim, and may only pass.
+        The viewer knows no more than that somebody is still deciding, and the copy stays playable."""
+        src = self.source_seat
+        seats: tuple[int, ...]
+        if self.source == "draw":
+            seats, kind = (src, self.next_of(src), self.prev_of(src)), "hu"
+        else:
+            seats, kind = tuple(s for s in self.players() if s != src), "peng"
+        seat = next((s for s in seats if s != viewer and not self.sees("hands", viewer, s)), None)
+        if seat is None:
+            return
+        old = self.claim
+        options = {s: old.options.get(s, []) for s in sorted({*old.options, seat})}
+        window = ClaimWindow(options, [(seat, kind), *old.priority])
+        window.answers = old.answers.copy()
+        self.claim = window

@@ -62,8 +62,8 @@ class WeimaqueState(Game[WeimaqueConfig]):
     """Kinds each seat 碰'd or 吃'd (it may not discard them)."""
     guo: Annotated[set[Card], COPY]
     """过张 kinds (the global reading)."""
-    passed: Annotated[list[set[Card]], EACH]
-    """过张 per seat (the passer reading)."""
+    passed: Annotated[list[set[Card]], field(Copy.EACH, per_seat=True, sees=OWNER)]
+    """过张 per seat (the passer reading; empty under the global one): whom a seat let a card go by is its own."""
     phase: Phase
     turn: Seat
     hu_option: Annotated[Win | None, field(derived=True)]

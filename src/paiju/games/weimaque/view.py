@@ -93,8 +93,16 @@ def build(g: WeimaqueState, viewer: int) -> View:
         "guozhang": sorted(alias(c) for c in g.guo) if cfg.guozhang == "global" else
         (sorted(alias(c) for c in g.passed[viewer]) if 0 <= viewer < 4 else []),
     }
+    claim = g.claim
     if viewer == OMNISCIENT:
         view["stock_cards"] = [alias(c) for c in reversed(g.stock)]
+        view["claim"] = {"options": {str(s): list(o) for s, o in claim.options.items()},
+                         "answers": {str(s): a for s, a in claim.answers.items()},
+                         "priority": [[s, k] for s, k in claim.priority]} if claim else None
+        view["passed"] = [sorted(alias(c) for c in p) for p in g.passed]
+    else:  # a claimant's own options (besides "pass") and its answer, once given
+        view["claim"] = ({"options": list(claim.options[viewer]), "answer": claim.answers.get(viewer)}
+                         if viewer in claim.options else None)
     if viewer >= 0 and viewer != g.watcher:
         view["hand"] = _hand(g, viewer)
         view["kan"] = [alias(k) for k in range(NUM_KINDS) if g.hands[viewer][k] >= 3]
