@@ -609,3 +609,22 @@ def test_every_event_is_worded_in_both_languages() -> None:
                 assert words["zh"] and words["en"] and "type=" not in words["zh"] + words["en"], e
                 seen.add(e["type"])
     assert seen >= {"hand_start", "discard", "draw", "played_out", "peng", "chi", "hu", "settle", "match_end"}
+
+
+def test_is_legal_agrees_with_the_legal_actions() -> None:
+    """``is_legal`` answers without building the list: it must say yes to exactly the listed actions."""
+    import random
+
+    from paiju.games.weimaque.state import CHI_OF, DISCARD_ACT
+
+    every = [*DISCARD_ACT, *CHI_OF, "hu", "peng", "pass", "discard", "chi x1", "x1"]
+    for seed in range(4):
+        g = WeimaqueGame.new(WeimaqueConfig(hands=2, guozhang="passer" if seed % 2 else "global"), seed)
+        rng = random.Random(seed)
+        while not g.finished:
+            for seat in range(4):
+                legal = set(g.legal_actions(seat))
+                assert {a for a in every if g.is_legal(seat, a)} == legal
+            seat = g.to_move()[0]
+            legal_list = g.legal_actions(seat)
+            g.apply(seat, legal_list[rng.randrange(len(legal_list))])

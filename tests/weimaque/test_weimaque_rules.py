@@ -365,3 +365,38 @@ def test_ba_peng_tou_and_zhuo_option(text: str, win_index: int, card: str, stack
     values = {"zhuo_hu": 20, "san_luan_zhuo": 60, "zimei_zhuo_tuo": 80}
     assert scored["stack"] - scored["replace"] == sum(values.get(k, 0) for k in stack - replace)
     assert WeimaqueConfig().bapengtou_zhuo == "stack"
+
+
+def test_the_win_table_agrees_with_a_search() -> None:
+    """``is_complete`` looks each size up in a table built once; a plain search must give the same answer, for
+    random hands and for hands built from 话 and a 麻雀 (up to 20 cards, the most a check ever sees)."""
+    import random
+
+    from paiju.games.weimaque.rules import _suit_ok
+
+    def searched(c: list[int]) -> bool:
+        small, big = tuple(c[:10]), tuple(c[10:])
+        return (_suit_ok(small, False) and _suit_ok(big, True)) or (_suit_ok(small, True) and _suit_ok(big, False))
+
+    rng = random.Random(7)
+    complete = 0
+    for _ in range(6000):
+        c = [0] * 20
+        if rng.random() < 0.5:
+            for k in rng.sample([k for k in range(20) for _ in range(4)], rng.choice([2, 5, 8, 11, 14, 17, 20])):
+                c[k] += 1
+        else:
+            for _ in range(rng.randrange(7)):
+                if rng.random() < 0.5:
+                    c[rng.randrange(20)] += 3
+                else:
+                    lo = rng.randrange(8) + 10 * rng.randrange(2)
+                    c[lo] += 1
+                    c[lo + 1] += 1
+                    c[lo + 2] += 1
+            c[rng.randrange(20)] += 2
+            if max(c) > 4 or sum(c) > 20:
+                continue
+        assert is_complete(c) is searched(c), c
+        complete += searched(c)
+    assert complete > 500

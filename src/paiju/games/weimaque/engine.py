@@ -22,10 +22,24 @@ from paiju.core.errors import NotationError
 from paiju.core.game import Event, Result, Window
 
 from . import view
-from .cards import NUM_KINDS, Card, alias, cards_of, counts_of, deck, parse_card, parse_cards
+from .cards import NUM_KINDS, Card, alias, cards_of, counts_of, deck, parse_cards
 from .config import WeimaqueConfig
 from .rules import Win, best_win, can_win_shape, next_dealer, win_points
-from .state import CLAIM, DISCARD, OVER, Meld, Phase, WeimaqueState
+from .state import (
+    CHI_OF,
+    CHI_OPTIONS,
+    CLAIM,
+    DISCARD,
+    DISCARD_ACT,
+    DISCARD_OF,
+    HU,
+    OVER,
+    PASS,
+    PENG,
+    Meld,
+    Phase,
+    WeimaqueState,
+)
 from .view import ROLE_DEALER, ROLE_PLAYER, ROLE_WATCHER
 
 __all__ = ["CLAIM", "DISCARD", "OVER", "ROLE_DEALER", "ROLE_PLAYER", "ROLE_WATCHER", "Meld", "Phase",
@@ -161,15 +175,29 @@ class WeimaqueGame(WeimaqueState):
         return "pass" if self.phase == CLAIM and seat in self.to_move() else None
 
     def legal_actions(self, seat: int) -> list[str]:
-        if seat not in self.to_move():
-            return []
         if self.phase == CLAIM:
-            return [*self.claim.options[seat], "pass"]
-        out = ["hu"] if self.hu_option is not None else []
-        return out + [f"discard {alias(k)}" for k in self.discard_kinds(seat)]
+            options = self.claim.options.get(seat)
+            if options is None or seat in self.claim.answers:
+                return []
+            return [*options, PASS]
+        if self.phase == DISCARD and seat == self.turn:
+            out = [DISCARD_ACT[k] for k in self.discard_kinds(seat)]
+            return [HU, *out] if self.hu_option is not None else out
+        return []
 
     def is_legal(self, seat: int, action: str) -> bool:
-        return action in self.legal_actions(seat)
+        """As ``action in legal_actions(seat)``, without building the list."""
+        if self.phase == CLAIM:
+            options = self.claim.options.get(seat)
+            if options is None or seat in self.claim.answers:
+                return False
+            return action == PASS or action in options
+        if self.phase == DISCARD and seat == self.turn:
+            if action == HU:
+                return self.hu_option is not None
+            card = DISCARD_OF.get(action)
+            return card is not None and card in self.discard_kinds(seat)
+        return False
 
     def peng_ok(self, seat: int, card: Card) -> str | None:
         """None if ``seat`` may 碰 ``card`` now, else the rule that forbids it (in English)."""
@@ -182,17 +210,11 @@ class WeimaqueGame(WeimaqueState):
         return None if why is None else view.REASONS[why]["en"]
 
     def _chi_options(self, seat: int, card: Card) -> list[str]:
-        out = []
+        """``seat``'s 吃 of ``card``, as :meth:`chi_problem` allows them (its checks, cheapest first)."""
         hand = self.hands[seat]
-        for lo in (card - 2, card - 1, card):
-            if lo < 0 or lo % 10 > 7 or lo // 10 != card // 10:
-                continue  # the run would leave its size (no 九十壹, no wrap-around)
-            others = [k for k in (lo, lo + 1, lo + 2) if k != card]
-            if not all(hand[k] for k in others):
-                continue
-            if self.chi_problem(seat, card, others[0], others[1]) is None:
-                out.append(f"chi {alias(others[0])} {alias(others[1])}")
-        return out
+        if hand[card] >= 2 or card in self.played[seat] or self.is_guo(seat, card):
+            return []
+        return [act for a, b, act in CHI_OPTIONS[card] if hand[a] and hand[b] and self.leaves_discard(seat, a, b, card)]
 
     # ---- claim window ----------------------------------------------------------------------------------
     def _open_claim(self, card: Card, source: str, src: int, events: list[Event]) -> None:
@@ -205,29 +227,35 @@ class WeimaqueGame(WeimaqueState):
     def _compute_options(self) -> None:
         """Every seat's options on the exposed card, and the order in which claims are carried out."""
         card, src = self.exposed, self.source_seat
+        hands = self.hands
         order: list[tuple[int, str]] = []
         opts: dict[int, list[str]] = {}
-        self.wins = {}
-        if self.source == "draw":
-            for s in (src, self.next_of(src), self.prev_of(src)):
+        if self.wins:
+            self.wins = {}
+        nxt = self.next_of(src)
+        draw = self.source == "draw"
+        if draw:  # only a drawn card wins: the drawer, then its next player, then its previous one
+            for s in (src, nxt, self.prev_of(src)):
                 own = s == src
-                if can_win_shape(self.hands[s], card, own_draw=own):
-                    w = best_win(self.hands[s], [(k, cs) for k, cs, _ in self.melds[s]], card, own_draw=own,
+                if can_win_shape(hands[s], card, own_draw=own):
+                    w = best_win(hands[s], [(k, cs) for k, cs, _ in self.melds[s]], card, own_draw=own,
                                  last_card=self.last_card, config=self.config, counts=True)
                     if w is not None:
                         self.wins[s] = w
-                        opts.setdefault(s, []).append("hu")
-                        order.append((s, "hu"))
-        for s in self.players():
-            if s != src and self.peng_problem(s, card) is None:
-                opts.setdefault(s, []).append("peng")
-                order.append((s, "peng"))
-        for s in self.chi_seats():
+                        opts[s] = [HU]
+                        order.append((s, HU))
+        for s in self.players():  # as peng_problem allows, cheapest check first
+            if s != src and hands[s][card] >= 2 and not self.is_guo(s, card) \
+                    and self.leaves_discard(s, card, card, card):
+                opts.setdefault(s, []).append(PENG)
+                order.append((s, PENG))
+        for s in ((src, nxt) if draw else (nxt,)):
             chis = self._chi_options(s, card)
             if chis:
                 opts.setdefault(s, []).extend(chis)
                 order.append((s, "chi"))
-        self.claim = ClaimWindow({s: opts[s] for s in sorted(opts)}, order)
+        if opts or self.claim:  # an empty window stays as it is (it holds no answers)
+            self.claim = ClaimWindow({s: opts[s] for s in sorted(opts)}, order)
 
     def _resolve(self, events: list[Event]) -> None:
         """Carry out the best claim once every seat that could outrank it has answered."""
@@ -247,8 +275,7 @@ class WeimaqueGame(WeimaqueState):
         elif kind == "peng":
             self._peng(seat, events)
         else:
-            a, b = (parse_card(t) for t in answer.split()[1:])
-            self._chi(seat, a, b, events)
+            self._chi(seat, *CHI_OF[answer], events)
 
     def _note_passes(self, taken_by: int) -> None:
         """Under the passer reading of 过张, a seat that could 碰 or 吃 the card and passed may not take it later."""
@@ -272,8 +299,10 @@ class WeimaqueGame(WeimaqueState):
 
     def _clear_exposed(self) -> None:
         self.exposed, self.source, self.source_seat = -1, "", -1
-        self.claim = ClaimWindow()
-        self.wins = {}
+        if self.claim:
+            self.claim = ClaimWindow()
+        if self.wins:
+            self.wins = {}
 
     # ---- moves -----------------------------------------------------------------------------------------
     def _draw(self, seat: int, events: list[Event]) -> None:
@@ -338,11 +367,11 @@ class WeimaqueGame(WeimaqueState):
         if self.phase == CLAIM:
             self.claim.answer(seat, action)
             self._resolve(events)
-        elif action == "hu":
+        elif action == HU:
             assert self.hu_option is not None
             self._win(seat, self.hu_option, events)
         else:
-            self._discard(seat, parse_card(action.split()[1]), events)
+            self._discard(seat, DISCARD_OF[action], events)
         return events
 
     # ---- the end of a hand -----------------------------------------------------------------------------

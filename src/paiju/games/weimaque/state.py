@@ -17,7 +17,7 @@ from paiju.core.game import Game
 from paiju.core.state import COPY, EACH, HIDDEN, OWNER, SHARED, Cards, Copy, cards, field
 from paiju.core.terms import OMNISCIENT, Action, Event, Seat
 
-from .cards import NUM_KINDS, Card
+from .cards import NUM_KINDS, Card, alias
 from .config import WeimaqueConfig
 from .groups import Win
 
@@ -32,6 +32,29 @@ DISCARD, CLAIM, OVER = Phase.DISCARD, Phase.CLAIM, Phase.OVER
 
 Meld = tuple[str, tuple[Card, ...], int]
 """(kind, cards, claimed card or -1): kind is peng, chi or wei."""
+
+# ---- the action notation and the seats round the table: built once, read by look-ups -------------------
+HU, PENG, PASS = "hu", "peng", "pass"
+DISCARD_ACT: tuple[str, ...] = tuple(f"discard {alias(k)}" for k in range(NUM_KINDS))
+DISCARD_OF: dict[str, Card] = {a: k for k, a in enumerate(DISCARD_ACT)}
+def _chi_runs(card: Card) -> tuple[tuple[Card, Card, str], ...]:
+    out = []
+    for lo in (card - 2, card - 1, card):
+        if lo < 0 or lo % 10 > 7 or lo // 10 != card // 10:
+            continue  # the run would leave its size (no 九十壹, no wrap-around)
+        a, b = (k for k in (lo, lo + 1, lo + 2) if k != card)
+        out.append((a, b, f"chi {alias(a)} {alias(b)}"))
+    return tuple(out)
+
+
+CHI_OPTIONS: tuple[tuple[tuple[Card, Card, str], ...], ...] = tuple(_chi_runs(k) for k in range(NUM_KINDS))
+"""Per card shown: the two cards from hand and the action of each run it can complete (within one size)."""
+CHI_OF: dict[str, tuple[Card, Card]] = {act: (a, b) for runs in CHI_OPTIONS for a, b, act in runs}
+NEXT: tuple[tuple[int, ...], ...] = tuple(
+    tuple((s + 2) % 4 if (s + 1) % 4 == w else (s + 1) % 4 for s in range(4)) for w in range(4))
+"""NEXT[watcher][seat]: the next player round the table, the 守醒 skipped."""
+PREV: tuple[tuple[int, ...], ...] = tuple(
+    tuple((s + 2) % 4 if (s + 3) % 4 == w else (s + 3) % 4 for s in range(4)) for w in range(4))
 
 
 def _hand_sight(game: WeimaqueState, viewer: int, seat: int) -> bool:
@@ -106,15 +129,14 @@ class WeimaqueState(Game[WeimaqueConfig]):
 
     def players(self) -> tuple[Seat, Seat, Seat]:
         """The dealer, its next player and its previous one."""
-        return (self.dealer, self.next_of(self.dealer), self.prev_of(self.dealer))
+        d = self.dealer
+        return (d, NEXT[self.watcher][d], PREV[self.watcher][d])
 
     def next_of(self, seat: Seat) -> Seat:
-        s = (seat + 1) % 4
-        return (s + 1) % 4 if s == self.watcher else s
+        return NEXT[self.watcher][seat]
 
     def prev_of(self, seat: Seat) -> Seat:
-        s = (seat + 3) % 4
-        return (s + 3) % 4 if s == self.watcher else s
+        return PREV[self.watcher][seat]
 
     def chi_seats(self) -> tuple[Seat, ...]:
         """Who may 吃 the card on offer: the drawer and its next player, or the discarder's next player."""
@@ -142,11 +164,17 @@ class WeimaqueState(Game[WeimaqueConfig]):
         """Is ``card`` 过张 for ``seat`` (by the configured reading)?"""
         return card in (self.guo if self.config.guozhang == "global" else self.passed[seat])
 
-    def _leaves_discard(self, seat: Seat, remove: tuple[Card, ...], lock: Card) -> bool:
-        hand = list(self.hands[seat])
-        for c in remove:
-            hand[c] -= 1
-        return bool(self._free_kinds(hand, self.locked[seat] | {lock}))
+    def leaves_discard(self, seat: Seat, a: Card, b: Card, lock: Card) -> bool:
+        """After taking ``a`` and ``b`` from hand and locking ``lock`` (a 碰 or 吃), may ``seat`` still discard?"""
+        hand = self.hands[seat]
+        locked = self.locked[seat]
+        for k in range(NUM_KINDS):
+            n = hand[k]
+            if n:
+                n -= (k == a) + (k == b)
+                if 0 < n < 3 and k != lock and k not in locked:
+                    return True
+        return False
 
     def peng_problem(self, seat: Seat, card: Card) -> str | None:
         """None if ``seat`` may 碰 ``card`` now, else the key of the rule that forbids it (worded in the view)."""
@@ -154,7 +182,7 @@ class WeimaqueState(Game[WeimaqueConfig]):
             return "peng_pair"
         if self.is_guo(seat, card):
             return "peng_guo"
-        if not self._leaves_discard(seat, (card, card), card):
+        if not self.leaves_discard(seat, card, card, card):
             return "peng_dead"
         return None
 
@@ -172,6 +200,6 @@ class WeimaqueState(Game[WeimaqueConfig]):
             return "chi_own"
         if self.is_guo(seat, card):
             return "chi_guo"
-        if not self._leaves_discard(seat, (a, b), card):
+        if not self.leaves_discard(seat, a, b, card):
             return "chi_dead"
         return None
