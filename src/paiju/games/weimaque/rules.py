@@ -132,7 +132,7 @@ def _suit_ok(suit: tuple[int, ...], pair: bool) -> bool:
 def is_complete(counts: Sequence[int]) -> bool:
     """Do these cards form 话 plus exactly one 麻雀?  Two table look-ups (one per size).
 
-    >>> is_complete(counts_of("一二三 捌捌"))
+    >>> is_complete(counts_of("一二三捌捌"))
     True
     """
     if sum(counts) <= 3 * _MAX_SETS + 2 and max(counts) <= 4:
