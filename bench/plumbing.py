@@ -27,7 +27,7 @@ GAMES = ("shuiyu", "huashui", "shengji", "weimaque")
 
 CATEGORIES: dict[str, set[str]] = {
     "copy code": {"clone", "resample", "_refresh_options", "_resample_ok", "_rederive", "_resample_gather",
-                  "_resample_place"},
+                  "_resample_place", "_hidden_wei", "_rederive_window", "_forget_passes", "_keep_waiting"},
     "declaration": {"_hand_sight", "_call_sight", "_response_sight", "_drawn_sight", "sees_hand"},
     "view": {"_view", "_table", "_meld_view", "meld_view", "_hand_text", "hand_text", "_arr_json", "arr_json",
              "_last_round", "last_round", "_note", "note", "_sees", "_sees_hand", "visible", "_role",

@@ -568,3 +568,63 @@ def test_every_option_plays_leak_free_matches(options: dict[str, Any]) -> None:
             step += 1
         assert len(g.results) == cfg.hands
         assert WeimaqueGame.replay(g.record()).view(OMNISCIENT) == g.view(OMNISCIENT)
+
+
+# ---- words ---------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("must", "moves", "seat", "action", "zh", "en"), [
+    ({0: "三三三"}, [], 0, "discard x3", "砍", "three of a kind"),
+    ({0: "五", 1: "拾拾拾拾"}, [], 0, "discard d10", "你手里没有", "you hold no"),
+    ({0: "五"}, [], 0, "peng", "你要出牌", "you must discard"),
+    ({0: "五", 1: "三四 五五"}, ["discard x5"], 1, "chi x3 x4", "可以碰的牌不能吃", "could 碰"),
+    ({0: "五", 1: "六七", 3: "三四"}, ["discard x5"], 3, "chi x3 x4", "下家", "previous seat"),
+    ({0: "五", 1: "九十"}, ["discard x5"], 1, "chi x9 x10", "一句顺子", "run of three"),
+    ({0: "五", 3: "五"}, ["discard x5"], 3, "peng", "两张", "two of the card"),
+    ({0: "捌", 3: WAIT_BA}, ["discard d8"], 3, "hu", "出的牌不能和牌", "only a drawn card"),
+    ({0: "五"}, [], 2, "discard x5", "守醒", "守醒"),
+    ({0: "五"}, [], 0, "discard", "不是动作", "not an action"),
+])
+def test_refusals_say_why_in_both_languages(must: dict[int, str], moves: list[str], seat: int, action: str,
+                                            zh: str, en: str) -> None:
+    g = WeimaqueGame.from_deal(make_deal(must, avoid={s: "五捌" for s in (0, 1, 3) if s not in must}))
+    for move in moves:
+        g.apply(0, move)
+    reason = g.explain(seat, action)
+    assert zh in reason["zh"] and en in reason["en"], reason
+    assert not g.is_legal(seat, action)
+
+
+def test_every_event_is_worded_in_both_languages() -> None:
+    import random
+
+    seen: set[str] = set()
+    for seed in range(6):
+        g = WeimaqueGame.new(WeimaqueConfig(hands=2), seed)
+        rng = random.Random(seed)
+        while not g.finished:
+            seat = g.to_move()[0]
+            legal = g.legal_actions(seat)
+            for e in g.apply(seat, "hu" if "hu" in legal else legal[rng.randrange(len(legal))]):
+                words = g.event_text(e)
+                assert words["zh"] and words["en"] and "type=" not in words["zh"] + words["en"], e
+                seen.add(e["type"])
+    assert seen >= {"hand_start", "discard", "draw", "played_out", "peng", "chi", "hu", "settle", "match_end"}
+
+
+def test_is_legal_agrees_with_the_legal_actions() -> None:
+    """``is_legal`` answers without building the list: it must say yes to exactly the listed actions."""
+    import random
+
+    from paiju.games.weimaque.state import CHI_OF, DISCARD_ACT
+
+    every = [*DISCARD_ACT, *CHI_OF, "hu", "peng", "pass", "discard", "chi x1", "x1"]
+    for seed in range(4):
+        g = WeimaqueGame.new(WeimaqueConfig(hands=2, guozhang="passer" if seed % 2 else "global"), seed)
+        rng = random.Random(seed)
+        while not g.finished:
+            for seat in range(4):
+                legal = set(g.legal_actions(seat))
+                assert {a for a in every if g.is_legal(seat, a)} == legal
+            seat = g.to_move()[0]
+            legal_list = g.legal_actions(seat)
+            g.apply(seat, legal_list[rng.randrange(len(legal_list))])

@@ -325,3 +325,78 @@ def test_best_win_duidao_via_another_players_draw() -> None:
     assert "bei_kao_bei" in {h.key for h in w.mingtang}
     w = best_win(hand, [], "叁", own_draw=False)
     assert w is not None and "bei_kao_bei" in {h.key for h in w.mingtang}
+
+
+# (groups, win group index, win card, the 卓 and 八碰头 名堂 scored with bapengtou_zhuo="stack", with "replace")
+BA_PENG_TOU_ZHUO = [
+    # 八碰头: 八 and 捌 both 团圆 — two 团圆, so 卓胡 too unless 八碰头 takes them
+    ("wei:八八八 chi:六七八 peng:捌捌捌 chi:陆柒捌 chi:三四五 chi:叁肆伍 pair:玖玖", 4, "三",
+     {"ba_peng_tou", "zhuo_hu"}, {"ba_peng_tou"}),
+    # 假八碰头: 三 and 叁 both 团圆
+    ("wei:三三三 chi:三四五 peng:叁叁叁 chi:叁肆伍 chi:六七八 chi:陆柒捌 pair:玖玖", 4, "六",
+     {"jia_ba_peng_tou", "zhuo_hu"}, {"jia_ba_peng_tou"}),
+    # 八碰头 and a third 团圆 (三): 三乱卓 when stacking; one 团圆 left over is no 卓
+    ("wei:八八八 chi:六七八 peng:捌捌捌 chi:陆柒捌 kan:三三三 chi:三四五 pair:玖玖", 5, "三",
+     {"ba_peng_tou", "san_luan_zhuo"}, {"ba_peng_tou"}),
+    # 八碰头 and 柒 团圆, adjacent to 捌: 姊妹卓带拖 when stacking
+    ("wei:八八八 chi:六七八 peng:捌捌捌 kan:柒柒柒 chi:陆柒捌 chi:三四五 pair:玖玖", 5, "三",
+     {"ba_peng_tou", "zimei_zhuo_tuo"}, {"ba_peng_tou"}),
+    # two 团圆 of unrelated numbers: 卓胡 either way
+    ("wei:三三三 chi:三四五 peng:七七七 chi:七八九 chi:肆伍陆 chi:肆伍陆 pair:玖玖", 1, "四",
+     {"zhuo_hu"}, {"zhuo_hu"}),
+]
+
+
+@pytest.mark.parametrize(("text", "win_index", "card", "stack", "replace"), BA_PENG_TOU_ZHUO)
+def test_ba_peng_tou_and_zhuo_option(text: str, win_index: int, card: str, stack: set[str],
+                                     replace: set[str]) -> None:
+    """The page: 八碰头 +200, 假八碰头 +100, 卓胡 +20 (two 团圆).  By default the same 团圆 collect both."""
+    gs = normalise_groups(groups(text))
+    assert sum(len(cs) for _, cs in gs) == 20
+    family = {"ba_peng_tou", "jia_ba_peng_tou", "zhuo_hu", "zimei_zhuo", "san_luan_zhuo", "zimei_zhuo_tuo",
+              "zusun_zhuo", "zusun_zhuo_tuo"}
+    scored = {}
+    for setting, want in (("stack", stack), ("replace", replace)):
+        w = score_win(gs, win_index, parse_card(card), hand_before=10, last_card=False, own_draw=False,
+                      config=WeimaqueConfig(bapengtou_zhuo=setting))
+        assert w is not None
+        assert {h.key for h in w.mingtang} & family == want, setting
+        scored[setting] = w.total
+    values = {"zhuo_hu": 20, "san_luan_zhuo": 60, "zimei_zhuo_tuo": 80}
+    assert scored["stack"] - scored["replace"] == sum(values.get(k, 0) for k in stack - replace)
+    assert WeimaqueConfig().bapengtou_zhuo == "stack"
+
+
+def test_the_win_table_agrees_with_a_search() -> None:
+    """``is_complete`` looks each size up in a table built once; a plain search must give the same answer, for
+    random hands and for hands built from 话 and a 麻雀 (up to 20 cards, the most a check ever sees)."""
+    import random
+
+    from paiju.games.weimaque.rules import _suit_ok
+
+    def searched(c: list[int]) -> bool:
+        small, big = tuple(c[:10]), tuple(c[10:])
+        return (_suit_ok(small, False) and _suit_ok(big, True)) or (_suit_ok(small, True) and _suit_ok(big, False))
+
+    rng = random.Random(7)
+    complete = 0
+    for _ in range(6000):
+        c = [0] * 20
+        if rng.random() < 0.5:
+            for k in rng.sample([k for k in range(20) for _ in range(4)], rng.choice([2, 5, 8, 11, 14, 17, 20])):
+                c[k] += 1
+        else:
+            for _ in range(rng.randrange(7)):
+                if rng.random() < 0.5:
+                    c[rng.randrange(20)] += 3
+                else:
+                    lo = rng.randrange(8) + 10 * rng.randrange(2)
+                    c[lo] += 1
+                    c[lo + 1] += 1
+                    c[lo + 2] += 1
+            c[rng.randrange(20)] += 2
+            if max(c) > 4 or sum(c) > 20:
+                continue
+        assert is_complete(c) is searched(c), c
+        complete += searched(c)
+    assert complete > 500

@@ -371,6 +371,7 @@ class Game(ABC, Generic[C]):
                     spots.append((name, f, seat, len(part)))
                     pool.extend(part)
         pool += g._resample_gather(viewer)
+        pool.sort()  # the same hidden cards in any places make the same pool: the copy depends on the view alone
         for _ in range(RESAMPLE_TRIES):
             rng.shuffle(pool)
             rest = g._resample_place(viewer, pool, rng)

@@ -33,6 +33,10 @@ class WeimaqueConfig(RulesConfig):
                              labels={"pair": ("胡牌成麻雀", "the winning card makes the 麻雀"),
                                      "last_card": ("手中只剩一张", "one card left in hand")})
     shouqianshou: int = option(20, zh="手牵手息", en="手牵手 bonus (0: off)", min=0, max=1000)
+    bapengtou_zhuo: str = option("stack", zh="八碰头的团圆算不算卓", en="八碰头's 团圆 also count for the 卓 名堂",
+                                 choices=("stack", "replace"),
+                                 labels={"stack": ("也算卓胡", "they count for 卓 too"),
+                                         "replace": ("不再算卓", "they count for no 卓")})
 
     def validate(self) -> None:
         if self.first_dealer not in (-1, 0, 1, 2, 3):

@@ -26,6 +26,9 @@ class WinContext:
     counts: tuple[int, ...]
     reds: int
     tuanyuan: tuple[Card, ...]
+    zhuo_tuanyuan: tuple[Card, ...]
+    """The 团圆 the 卓 family counts: all of them, or (``bapengtou_zhuo="replace"``) those not taken by a
+    八碰头 or 假八碰头."""
     hard_xi: int
     hand_before: int
     last_card: bool
@@ -112,27 +115,27 @@ def _one_size(ctx: WinContext) -> int:
 
 
 def _zhuo(ctx: WinContext) -> int:
-    return int(len(ctx.tuanyuan) >= 2)
+    return int(len(ctx.zhuo_tuanyuan) >= 2)
 
 
 def _zimei(ctx: WinContext) -> int:
-    return int(_longest_chain(ctx.tuanyuan) >= 2)
+    return int(_longest_chain(ctx.zhuo_tuanyuan) >= 2)
 
 
 def _san_luan(ctx: WinContext) -> int:
-    return int(len(ctx.tuanyuan) >= 3)
+    return int(len(ctx.zhuo_tuanyuan) >= 3)
 
 
 def _zimei_tuo(ctx: WinContext) -> int:
-    return int(len(ctx.tuanyuan) >= 3 and _longest_chain(ctx.tuanyuan) >= 2)
+    return int(len(ctx.zhuo_tuanyuan) >= 3 and _longest_chain(ctx.zhuo_tuanyuan) >= 2)
 
 
 def _zusun(ctx: WinContext) -> int:
-    return int(_longest_chain(ctx.tuanyuan) >= 3)
+    return int(_longest_chain(ctx.zhuo_tuanyuan) >= 3)
 
 
 def _zusun_tuo(ctx: WinContext) -> int:
-    return int(len(ctx.tuanyuan) >= 4 and _longest_chain(ctx.tuanyuan) >= 3)
+    return int(len(ctx.zhuo_tuanyuan) >= 4 and _longest_chain(ctx.zhuo_tuanyuan) >= 3)
 
 
 def _haidi(ctx: WinContext) -> int:
@@ -145,12 +148,17 @@ def _dandiao(ctx: WinContext) -> int:
     return int(ctx.win_group[0] == "pair")
 
 
+def _twins(tuanyuan: tuple[Card, ...]) -> list[Card]:
+    """Small kinds 团圆 in both sizes (八 and 捌, or 三 and 叁): sorted."""
+    return [k for k in tuanyuan if k < 10 and k + 10 in tuanyuan]
+
+
 def _ba_peng_tou(ctx: WinContext) -> int:
-    return int(7 in ctx.tuanyuan and 17 in ctx.tuanyuan)
+    return int(7 in _twins(ctx.tuanyuan))
 
 
 def _jia_ba_peng_tou(ctx: WinContext) -> int:
-    return int(any(k != 7 and k + 10 in ctx.tuanyuan for k in ctx.tuanyuan if k < 10))
+    return int(any(k != 7 for k in _twins(ctx.tuanyuan)))
 
 
 def _duidao(ctx: WinContext) -> Card | None:
@@ -229,8 +237,30 @@ def context(groups: tuple[Group, ...], win_index: int, win_card: Card, *, hard: 
             counts[c] += 1
     reds = sum(n for k, n in enumerate(counts) if IS_RED[k])
     tuanyuan = tuple(sorted(cs[0] for kind, cs in groups if kind in TRIPLE_KINDS and counts[cs[0]] == 4))
-    return WinContext(groups, win_index, win_card, tuple(counts), reds, tuanyuan, hard, hand_before,
-                      last_card, own_draw, config)
+    return WinContext(groups, win_index, win_card, tuple(counts), reds, tuanyuan, zhuo_tuanyuan(tuanyuan, config),
+                      hard, hand_before, last_card, own_draw, config)
+
+
+def zhuo_tuanyuan(tuanyuan: tuple[Card, ...], config: WeimaqueConfig) -> tuple[Card, ...]:
+    """The 团圆 the 卓 family counts.  By default all (八碰头 and 卓胡 stack); with ``bapengtou_zhuo="replace"``
+    the two 团圆 a 八碰头 scores on, and those of the one 假八碰头 scored (the lowest number), count for no 卓.
+
+    >>> replace = WeimaqueConfig(bapengtou_zhuo="replace")
+    >>> zhuo_tuanyuan((2, 7, 17), WeimaqueConfig()), zhuo_tuanyuan((2, 7, 17), replace)
+    ((2, 7, 17), (2,))
+    >>> zhuo_tuanyuan((2, 4, 12, 14), replace)  # 假八碰头 counts once: 三/叁 is taken, 五/伍 may still 卓
+    (4, 14)
+    """
+    twins = _twins(tuanyuan)
+    if config.bapengtou_zhuo == "stack" or not twins:
+        return tuanyuan
+    taken: set[Card] = set()
+    if 7 in twins and value_of("ba_peng_tou", config):
+        taken |= {7, 17}
+    fake = [k for k in twins if k != 7]
+    if fake and value_of("jia_ba_peng_tou", config):
+        taken |= {fake[0], fake[0] + 10}
+    return tuple(k for k in tuanyuan if k not in taken)
 
 
 def hits(ctx: WinContext) -> list[MingtangHit]:

@@ -41,19 +41,71 @@ from .mingtang import score_win
 __all__ = [  # the groups and their 息 moved to .groups; this module still offers them
     "GROUP_EN", "GROUP_KINDS", "GROUP_ZH", "TRIPLE_KINDS", "XI_PAIR", "XI_PENG", "XI_TUANYUAN", "XI_WEI",
     "XI_ZHUANWAN", "Group", "MingtangHit", "Win", "XiLine", "best_win", "can_win_shape", "decompositions",
-    "hard_xi", "is_complete", "is_phrase", "is_run", "normalise_groups", "red_count", "xi_lines",
+    "hard_xi", "is_complete", "is_phrase", "is_run", "next_dealer", "normalise_groups", "red_count", "win_points",
+    "xi_lines",
 ]
 
 # ---- structure: can these cards be six 话 and a 麻雀? ------------------------------------------------------
+# A size's ten counts are one base-5 number, its key (``sum(count[k] * 5**k)``), so a whole hand is two keys
+# and the question is two look-ups in a table built once: for every key that splits into 话 alone, bit 1; into
+# 话 and one 麻雀, bit 2.  The table holds every split of up to six 话 (and a 麻雀), which covers every hand of
+# at most 20 cards (the most a player's concealed cards and one more card come to).
 
-@lru_cache(maxsize=1 << 16)
-def _suit_forms(suit: tuple[int, ...]) -> int:
-    """Bit 1: the suit's cards split into 话 alone; bit 2: into 话 and one 麻雀."""
-    return (1 if _suit_ok(suit, False) else 0) | (2 if _suit_ok(suit, True) else 0)
+POW: tuple[int, ...] = tuple(5 ** (k % 10) for k in range(NUM_KINDS))
+"""What one card adds to its size's key."""
+_SETS_ONLY, _WITH_PAIR = 1, 2
+_MAX_SETS = 6
+_forms: bytearray | None = None
 
 
-@lru_cache(maxsize=1 << 17)
+def _forms_table() -> bytearray:
+    """key -> bit 1 (splits into 话 alone) | bit 2 (into 话 and one 麻雀), for keys of up to six 话 (0.1 s, once)."""
+    global _forms
+    if _forms is None:
+        table = bytearray(5 ** 10)
+        # each multiset of 话 once: a 话 is added only after those of lower index (10 triples, then 8 runs)
+        level: list[tuple[int, tuple[int, ...], int]] = [(0, (0,) * 10, 0)]
+        found = list(level)
+        for _ in range(_MAX_SETS):
+            grown = []
+            for key, c, lo in level:
+                for i in range(lo, 18):
+                    if i < 10:
+                        if c[i] <= 1:
+                            grown.append((key + 3 * 5 ** i, (*c[:i], c[i] + 3, *c[i + 1:]), i))
+                    else:
+                        r = i - 10
+                        if c[r] <= 3 and c[r + 1] <= 3 and c[r + 2] <= 3:
+                            grown.append((key + 31 * 5 ** r,  # a run adds 1 + 5 + 25 at its lowest number
+                                          (*c[:r], c[r] + 1, c[r + 1] + 1, c[r + 2] + 1, *c[r + 3:]), i))
+            level = grown
+            found += grown
+        for key, c, _ in found:
+            table[key] |= _SETS_ONLY
+            for r in range(10):
+                if c[r] <= 2:
+                    table[key + 2 * 5 ** r] |= _WITH_PAIR
+        _forms = table
+    return _forms
+
+
+def suit_keys(c: Sequence[int]) -> tuple[int, int]:
+    """The two size keys of a 20-count vector (written out: this runs on every win check)."""
+    return (c[0] + 5 * (c[1] + 5 * (c[2] + 5 * (c[3] + 5 * (c[4] + 5 * (c[5] + 5 * (c[6] + 5 * (c[7] + 5 * (
+                c[8] + 5 * c[9])))))))),
+            c[10] + 5 * (c[11] + 5 * (c[12] + 5 * (c[13] + 5 * (c[14] + 5 * (c[15] + 5 * (c[16] + 5 * (c[17] + 5 * (
+                c[18] + 5 * c[19])))))))))
+
+
+def _complete_keys(small: int, big: int) -> bool:
+    forms = _forms if _forms is not None else _forms_table()
+    a, b = forms[small], forms[big]
+    return bool((a & _SETS_ONLY and b & _WITH_PAIR) or (a & _WITH_PAIR and b & _SETS_ONLY))
+
+
+@lru_cache(maxsize=1 << 12)
 def _suit_ok(suit: tuple[int, ...], pair: bool) -> bool:
+    """The same question answered by search, for count vectors the table does not cover."""
     i = next((j for j, n in enumerate(suit) if n), -1)
     if i < 0:
         return not pair
@@ -78,10 +130,15 @@ def _suit_ok(suit: tuple[int, ...], pair: bool) -> bool:
 
 
 def is_complete(counts: Sequence[int]) -> bool:
-    """Do these cards form 话 plus exactly one 麻雀?  Two table look-ups (one per size), cached."""
-    small = _suit_forms(tuple(counts[:10]))
-    big = _suit_forms(tuple(counts[10:]))
-    return bool((small & 1 and big & 2) or (small & 2 and big & 1))
+    """Do these cards form 话 plus exactly one 麻雀?  Two table look-ups (one per size).
+
+    >>> is_complete(counts_of("一二三捌捌"))
+    True
+    """
+    if sum(counts) <= 3 * _MAX_SETS + 2 and max(counts) <= 4:
+        return _complete_keys(*suit_keys(counts))
+    small, big = tuple(counts[:10]), tuple(counts[10:])
+    return (_suit_ok(small, False) and _suit_ok(big, True)) or (_suit_ok(small, True) and _suit_ok(big, False))
 
 
 def decompositions(counts: Sequence[int]) -> list[list[tuple[str, Card]]]:
@@ -202,10 +259,44 @@ def _groups_of(split: list[tuple[str, Card]]) -> list[Group]:
 
 
 def can_win_shape(hand_counts: Sequence[int], card: Card, *, own_draw: bool) -> bool:
-    """The cheap structural filter the engine runs before scoring: could ``card`` complete this hand?"""
-    hc = list(hand_counts)
-    if own_draw and hc[card] >= 2:
-        hc[card] -= 2
+    """The cheap structural filter the engine runs before scoring: could ``card`` complete this hand?
+
+    ``hand_counts`` is a real hand (at most 20 cards, at most four of a kind): two look-ups, no copy.
+    """
+    small, big = suit_keys(hand_counts)
+    step = -2 * POW[card] if own_draw and hand_counts[card] >= 2 else POW[card]
+    if card < 10:
+        small += step
     else:
-        hc[card] += 1
-    return is_complete(hc)
+        big += step
+    return _complete_keys(small, big)
+
+
+# ---- settlement ----------------------------------------------------------------------------------------------
+
+def win_points(winner: int, players: Iterable[int], total: int, payment: str = "each") -> list[float]:
+    """Points per seat (four seats) when ``winner`` wins ``total`` 息: each other player pays the total
+    (``payment="each"``) or half of it (``"split"``); the 守醒, not among ``players``, neither pays nor receives.
+
+    >>> win_points(3, (0, 1, 3), 42)
+    [-42.0, -42.0, 0.0, 84.0]
+    >>> win_points(3, (0, 1, 3), 42, "split")
+    [-21.0, -21.0, 0.0, 42.0]
+    """
+    payers = [s for s in players if s != winner]
+    share = float(total) if payment == "each" else total / 2
+    points = [0.0] * 4
+    points[winner] = share * len(payers)
+    for s in payers:
+        points[s] = -share
+    return points
+
+
+def next_dealer(dealer: int, winner: int | None) -> int:
+    """A dealer who wins deals again; otherwise (another's win, or 臭) the deal passes to the next seat round
+    the table, and the 守醒 seat moves with it.
+
+    >>> next_dealer(0, 0), next_dealer(0, 3), next_dealer(0, None)
+    (0, 1, 1)
+    """
+    return dealer if winner == dealer else (dealer + 1) % 4
