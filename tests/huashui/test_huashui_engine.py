@@ -79,6 +79,28 @@ def test_a_pung_breaks_follow_the_dealer() -> None:
     assert g.to_move() == (3,) and not g.view(SPECTATOR)["gen_zhuang"]["active"]
 
 
+# 跟庄 after the dealer's own 暗杠: the dealer kongs 1m, draws its replacement 9s, then discards 1z, and
+# the three others follow with 1z.
+KONG_FOLLOW = ["1111m456m789m1p23p1z", *FOLLOW[1:]]
+
+
+def test_the_dealers_concealed_kong_before_its_first_discard_keeps_follow_the_dealer() -> None:
+    """The page's condition (the dealer's first discard, then the same tile from the other three) still holds
+    after the dealer's own 暗杠 before that discard, so 跟庄 pays."""
+    g = start(KONG_FOLLOW, wall="5s5s5s9m", replacements="9s")
+    events = play(g, (0, "kong 1m"), (0, "discard 1z"), (1, "discard 1z"), (2, "discard 1z"), (3, "discard 1z"))
+    assert [e for e in events if e["type"] == "follow_dealer"] == [
+        {"type": "follow_dealer", "tile": "1z", "dealer": 0, "amount": 1}]
+    assert [line["points"] for line in g.view(SPECTATOR)["pending_lines"]] == [[6, -2, -2, -2], [-3, 1, 1, 1]]
+
+
+def test_the_dealers_kong_breaking_follow_the_dealer_is_an_option() -> None:
+    g = start(KONG_FOLLOW, wall="5s5s5s9m", replacements="9s", dealer_kong_breaks_follow=True)
+    events = play(g, (0, "kong 1m"), (0, "discard 1z"), (1, "discard 1z"), (2, "discard 1z"), (3, "discard 1z"))
+    assert not any(e["type"] == "follow_dealer" for e in events)
+    assert [line["points"] for line in g.view(SPECTATOR)["pending_lines"]] == [[6, -2, -2, -2]]
+
+
 # ---- 点炮 and the dealer rules ----------------------------------------------------------------------
 SHANPON = ["9s2z3z4z5z6z7z1s4s7s2p5p8p1z", "123m456m789m11p99s", "1z2z3z4z5z6z7z2s5s8s3p6p9p",
            "1z2z3z4z5z6z7z3s6s1p4p7p8s"]
@@ -204,6 +226,30 @@ def test_added_kong_without_robbers_pays_one_each() -> None:
     play(g, (0, "discard 5m"), (1, "pung 5m"), (1, "discard 9m"), (2, "discard 1p"), (3, "discard 8p"),
          (0, "discard 2z"), (1, "kong 5m"), (1, "discard 8p"))
     assert g.view(SPECTATOR)["pending_lines"][0]["points"] == [-1, 3, -1, -1]
+
+
+# 过路杠 is 碰牌后又自己摸到一張湊成杠: S1 holds three 5m and pungs S0's fourth instead of 放杠.
+HELD_FOURTH = ["5m2z3z4z5z6z7z1s4s7s2s5s8s9s", "555m123p456p789p1z", "2z3z4z5z6z7z3s6s9s1m4m7m2m",
+               "2z3z4z5z6z7z3s6s3m6m9m8m1z"]
+
+
+def test_the_fourth_tile_held_at_the_pung_never_makes_an_added_kong() -> None:
+    """The fourth 5m was in S1's hand when it punged: no 过路杠 with it, then or later (it was offered the
+    放杠, paid 3 by the discarder, on the discard); it stays an ordinary tile S1 may keep or discard."""
+    g = start(HELD_FOURTH, wall="9p1p2p3p")
+    play(g, (0, "discard 5m"))
+    assert set(g.legal_actions(1)) == {"pung 5m", "kong 5m", "pass"}
+    play(g, (1, "pung 5m"))
+    assert "kong 5m" not in g.legal_actions(1) and "discard 5m" in g.legal_actions(1)
+    with pytest.raises(IllegalActionError, match="过路杠"):
+        g.apply(1, "kong 5m")
+    play(g, (1, "discard 1z"), (2, "discard 9p"), (3, "discard 1p"), (0, "discard 2p"))
+    assert g.to_move() == (1,) and g.view(1)["drawn"] == "3p"
+    assert "kong 5m" not in g.legal_actions(1), "still no 过路杠 on a later turn"
+    play(g, (1, "discard 5m"))
+    assert g.to_move() == (2,) and g.view(SPECTATOR)["melds"][1] == [
+        {"type": "pung", "tile": "5m", "from": 0, "cards": ["5m", "5m", "5m"]}]
+    assert g.view(SPECTATOR)["pending_lines"] == []
 
 
 # ---- 一炮多响 -----------------------------------------------------------------------------------------

@@ -107,6 +107,7 @@ class HuashuiGame(HuashuiState):
         self.melds = [[], [], [], []]
         self.discards = [[], [], [], []]
         self.locks = [set(), set(), set(), set()]
+        self.held_fourth = [set(), set(), set(), set()]
         self.lock_all = [False, False, False, False]
         self.hand_lines = []
         self.phase = TURN
@@ -199,7 +200,7 @@ class HuashuiGame(HuashuiState):
                 if 4 in counts:
                     acts.extend(KONG_ACT[t] for t, c in enumerate(counts) if c == 4)
                 for kind, t, _src in self.melds[seat]:
-                    if kind == PUNG and counts[t]:
+                    if kind == PUNG and counts[t] and t not in self.held_fourth[seat]:
                         acts.append(KONG_ACT[t])
             acts.extend([DISCARD_ACT[t] for t, c in enumerate(counts) if c])
             return acts
@@ -342,7 +343,8 @@ class HuashuiGame(HuashuiState):
                            "amount": amount})
 
     def _self_kong(self, seat: Seat, tile: Tile, events: list[Event]) -> None:
-        self.gen_active = False
+        if seat != self.dealer or self.first_discards or self.config.dealer_kong_breaks_follow:
+            self.gen_active = False  # the dealer's own 暗杠 before its first discard leaves 跟庄 possible
         if self.counts[seat][tile] == 4:
             self._add(seat, tile, -4)
             self.melds[seat].append((KONG_CONCEALED, tile, seat))
@@ -401,6 +403,8 @@ class HuashuiGame(HuashuiState):
         kind = ACTIONS[claimed][0]
         if kind == "pung":
             self._add(taker, tile, -2)
+            if self.counts[taker][tile]:
+                self.held_fourth[taker].add(tile)  # punged holding the fourth: no 过路杠 with it
             self.melds[taker].append((PUNG, tile, src))
             events.append({"type": "pung", "seat": taker, "tile": TILE_TEXT[tile], "from": src})
             self._begin_turn(taker, drew=False, after_kong=False)

@@ -153,6 +153,10 @@ def explain(g: HuashuiState, seat: Seat, action: str) -> Text | None:
         if verb == "kong":
             if g.back <= g.front:
                 return text("杠：牌墙已空，没有补牌", "kong: the wall is empty, there is no replacement tile")
+            if tile in g.held_fourth[seat] and g.counts[seat][tile]:
+                return text(f"杠 {tile_zh(tile)}：过路杠要碰牌后又自己摸到第四张；碰的时候已经在手里的这张不能补杠",
+                            f"kong {TILE_TEXT[tile]}: an added kong (过路杠) needs the fourth tile drawn after the "
+                            "pung (碰牌后又自己摸到一張); you already held this one when you punged")
             return text(f"杠 {tile_zh(tile)}：要手里有四张，或碰过再有第四张",
                         f"kong {TILE_TEXT[tile]}: you need four in hand or a pung of it plus the fourth")
         if verb == "discard":

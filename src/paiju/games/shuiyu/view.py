@@ -218,7 +218,15 @@ def settlement_line(g: ShuiyuState, p: int, res: PlayerResult, row: list[float])
     drinks_zh = f"{who_zh}喝{d.mult}倍" if d.mult else "都不用喝"
     drinks_en = f"{who_en} drinks ×{d.mult}" if d.mult else "nobody drinks"
     compared = d.case.endswith(("_banker", "_player", "_walk"))
-    return {
+    resplit = None
+    if res.resplit is not None:  # 强奸: how the banker split the cards it may arrange
+        whose = g.config.force_rearrange
+        resplit = {"whose": whose, **(arr_json(res.resplit) or {})}
+        shown = f"{' '.join(resplit['head'])} | {' '.join(resplit['tail'])}"
+        steps_zh.append(f"庄家组{'闲家' if whose == 'player' else '自己'}的牌 {shown}")
+        owner = "the player's" if whose == "player" else "its own"
+        steps_en.append(f"the banker splits {owner} cards {shown}")
+    line = {
         "seat": p, "rule": d.line, "case": d.case, "mult": d.mult, "drinker": d.drinker,
         "zh": f"闲家{p}：{'·'.join(steps_zh)}{'（' + res_zh + '）' if compared else ''} → {drinks_zh}"
               f"（规则{d.line}）",
@@ -226,6 +234,9 @@ def settlement_line(g: ShuiyuState, p: int, res: PlayerResult, row: list[float])
               f" (rule {d.line})",
         "points": row,
     }
+    if resplit is not None:
+        line["resplit"] = resplit
+    return line
 
 
 def round_result(rnd: int, banker: int, lines: list[dict[str, Any]], scores: list[float],
