@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 import pytest
+from resample_check import check_resample_is_sound
 
 from paiju.core import OMNISCIENT, SPECTATOR, IllegalActionError, Window
 from paiju.games.huashui import HuashuiConfig, HuashuiGame
@@ -419,3 +420,55 @@ def test_replay_is_exact() -> None:
     play(g, (0, "discard 5m"), (2, "pass"), (1, "pung 5m"), (1, "discard 9m"))
     again = HuashuiGame.replay(g.record())
     assert again.view(OMNISCIENT) == g.view(OMNISCIENT)
+
+
+# ---- resample: the viewer's view and the rng alone ---------------------------------------------------
+def test_resample_in_a_claim_window_depends_only_on_the_view() -> None:
+    """Three seats may win on S0's 5s.  Who may claim and who has answered is hidden: a resample opens the
+    window afresh from the new hands, keeps only the viewer's own answer, and two games that differ only in
+    an answer the viewer cannot see resample alike."""
+    g = start(MULTI)
+    play(g, (0, "discard 5s"))
+    rng = random.Random(1)
+    assert check_resample_is_sound(g, rng) > 0           # e.g. S2 answers hu or pass, unseen by S1
+    play(g, (2, "hu"))
+    assert check_resample_is_sound(g, rng) > 0
+    for seed in range(20):
+        twin = g.resample(1, random.Random(seed))
+        claim = twin.view(OMNISCIENT)["claim"]
+        assert claim["answers"] == [None, None, None, None], "S2's answer is not S1's to know"
+        assert claim["options"][1] == ["hu", "pass"] and twin.view(1) == g.view(1)
+        for s in (2, 3):
+            if claim["options"][s] is not None:                # re-derived from S{s}'s new hand
+                wins = twin._wins_with(s, twin.claim_tile)
+                assert (claim["options"][s][0] == "hu") == wins
+        mine = g.resample(2, random.Random(seed)).view(OMNISCIENT)["claim"]
+        assert mine["answers"][2] == "hu" and mine["answers"][1] is None and mine["answers"][3] is None
+
+
+def test_resample_for_the_discarder_keeps_the_window_open() -> None:
+    """S0 is not in the window: the window being open says someone can claim, so every resample has one."""
+    g = start(MULTI)
+    play(g, (0, "discard 5s"))
+    for seed in range(30):
+        twin = g.resample(0, random.Random(seed))
+        assert twin.view(0) == g.view(0) and twin.to_move(), "the window stays open"
+        assert set(twin.to_move()) == {s for s, o in enumerate(twin.view(OMNISCIENT)["claim"]["options"]) if o}
+        twin.apply(twin.to_move()[0], "pass")                 # and play goes on from it
+
+
+def test_resample_forgets_what_only_other_seats_knew() -> None:
+    """Pass locks and a fourth tile held at a pung are their owners' knowledge: reset in a resample for
+    another viewer, kept for the owner; the wall keeps only its undrawn tiles."""
+    g = start(HELD_FOURTH, wall="9p1p2p3p")
+    play(g, (0, "discard 5m"), (1, "pung 5m"))
+    assert g.view(OMNISCIENT)["held_fourth"] == [[], ["5m"], [], []]
+    assert g.resample(1, random.Random(0)).view(OMNISCIENT)["held_fourth"] == [[], ["5m"], [], []]
+    other = g.resample(2, random.Random(0))
+    assert other.view(OMNISCIENT)["held_fourth"] == [[], [], [], []]
+    assert len(other.wall) == other.back - other.front == g.back - g.front
+    g = start(ADDED, wall="1m8p2z5m")
+    play(g, (0, "discard 5m"), (2, "pass"), (1, "pung 5m"))
+    assert g.view(OMNISCIENT)["locked"][2] == ["5m"]
+    assert g.resample(2, random.Random(0)).view(OMNISCIENT)["locked"][2] == ["5m"]
+    assert g.resample(0, random.Random(0)).view(OMNISCIENT)["locked"][2] == []

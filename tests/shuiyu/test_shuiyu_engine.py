@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
+from resample_check import check_resample_is_sound
 
 from paiju.core import OMNISCIENT, SPECTATOR, IllegalActionError, NotYourTurnError
 from paiju.games.shuiyu import ShuiyuConfig, ShuiyuGame
@@ -290,6 +292,36 @@ def test_calls_stay_secret_until_everyone_has_called() -> None:
     assert g.view(2)["decided"][1] is True
     g.apply(2, "open")
     assert g.view(2)["calls"][1] == "cover"
+
+
+def test_resample_draws_the_calls_it_has_not_seen() -> None:
+    """Calls are secret until all have called: a resample for seat 2 or the banker draws seat 1's call afresh
+    from the rng, a resample for seat 1 keeps it, and the game resamples alike whatever seat 1 called."""
+    hands = [B_BIG, P_SMALL, "10S 10H | 6C 2D"]
+    g = new(hands)
+    arrange(g, hands)
+    assert check_resample_is_sound(g, random.Random(1)) > 0   # seat 1 calls one thing or another, unseen
+    g.apply(1, "cover")
+    check_resample_is_sound(g, random.Random(2))  # seat 2 alone calls now: its call will be seen
+    drawn = {g.resample(2, random.Random(seed)).calls[1] for seed in range(40)}
+    assert drawn == set(g.legal_actions(2)) == {"open", "cover", "force", "attack", "push"}
+    assert {g.resample(1, random.Random(seed)).calls[1] for seed in range(10)} == {"cover"}
+    assert g.resample(2, random.Random(0)).history == [], "a resample has no record to tell the calls"
+
+
+def test_resample_keeps_only_the_last_round_the_viewer_saw() -> None:
+    hands = [B_BIG, P_SMALL, "10S 10H | 6C 2D"]
+    g = new(hands, rounds=2)
+    arrange(g, hands)
+    for seat, action in ((1, "open"), (2, "open"), (0, "kill 1"), (0, "kill 2"), (1, "doubt"), (2, "believe")):
+        g.apply(seat, action)
+    assert g.view(OMNISCIENT)["last_round"]["arrangement"][0] is not None
+    twin = g.resample(2, random.Random(0))                     # seat 2 believed: it never saw the banker's hand
+    assert twin.view(2) == g.view(2)
+    assert twin.view(OMNISCIENT)["last_round"]["arrangement"][0] is None
+    assert twin.view(OMNISCIENT)["last_round"]["arrangement"][1:] == g.view(OMNISCIENT)["last_round"][
+        "arrangement"][1:]
+    assert g.resample(1, random.Random(0)).view(OMNISCIENT)["last_round"] == g.view(OMNISCIENT)["last_round"]
 
 
 def test_banker_shows_to_all_option() -> None:

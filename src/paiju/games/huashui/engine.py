@@ -297,6 +297,17 @@ class HuashuiGame(HuashuiState):
         events.append({"type": "discard", "seat": seat, "tile": TILE_TEXT[tile]})
         if self.gen_active:
             self._follow_dealer(tile, events)
+        opts = self._discard_options(seat, tile)
+        if opts:
+            self.phase = CLAIM
+            self.claim_tile = tile
+            self.claim_from = seat
+            self.claim = self._claim_window(opts)
+        else:
+            self._next_turn((seat + 1) % 4, events)
+
+    def _discard_options(self, seat: Seat, tile: Tile) -> dict[Seat, list[Action]]:
+        """Who may claim ``seat``'s discard ``tile`` and how (win, 碰, 杠, always with pass), in play order."""
         opts: dict[Seat, list[Action]] = {}
         wall_left = self.back > self.front
         su, pw = SUIT_OF[tile], POW[tile]
@@ -317,14 +328,22 @@ class HuashuiGame(HuashuiState):
             if o:
                 o.append(PASS)
                 opts[s] = o
-        if opts:
-            self.phase = CLAIM
-            self.claim_tile = tile
-            self.claim_from = seat
-            self.claim = ClaimWindow(opts, [(s, HU) for s in opts if opts[s][0] == HU]
-                                     + [(s, ACTIONS[a][0]) for s in opts for a in opts[s][:-1] if a != HU])
-        else:
-            self._next_turn((seat + 1) % 4, events)
+        return opts
+
+    def _rob_options(self, seat: Seat, tile: Tile) -> dict[Seat, list[Action]]:
+        """Who may rob ``seat``'s added kong of ``tile`` (抢杠): every seat that wins on it and is not locked."""
+        opts: dict[Seat, list[Action]] = {}
+        for i in (1, 2, 3):
+            s = (seat + i) % 4
+            if not self._locked(s, tile) and self._wins_with(s, tile):
+                opts[s] = [HU, PASS]
+        return opts
+
+    @staticmethod
+    def _claim_window(opts: dict[Seat, list[Action]]) -> ClaimWindow:
+        """Wins first (every winner wins), then the 碰 or 杠."""
+        return ClaimWindow(opts, [(s, HU) for s in opts if opts[s][0] == HU]
+                           + [(s, ACTIONS[a][0]) for s in opts for a in opts[s][:-1] if a != HU])
 
     def _follow_dealer(self, tile: Tile, events: list[Event]) -> None:
         """跟庄: the dealer's first discard, then the other three's first discards all the same tile."""
@@ -359,16 +378,12 @@ class HuashuiGame(HuashuiState):
         self.melds[seat][idx] = (KONG_ADDED, tile, self.melds[seat][idx][2])
         self.last_drawn = None
         events.append({"type": "kong", "kind": KONG_ADDED, "seat": seat, "tile": TILE_TEXT[tile]})
-        opts: dict[Seat, list[Action]] = {}
-        for i in (1, 2, 3):
-            s = (seat + i) % 4
-            if not self._locked(s, tile) and self._wins_with(s, tile):
-                opts[s] = [HU, PASS]
+        opts = self._rob_options(seat, tile)
         if opts:
             self.phase = ROB
             self.claim_tile = tile
             self.claim_from = seat
-            self.claim = ClaimWindow(opts, [(s, HU) for s in opts])
+            self.claim = self._claim_window(opts)
         else:
             self._finish_added_kong(seat, tile, events)
 
@@ -508,11 +523,43 @@ class HuashuiGame(HuashuiState):
         return Counter({t: n for t, n in enumerate(total) if n})
 
     # ---- resampling: what the declaration cannot say ------------------------------------------------
+    def _redealt(self, viewer: int) -> list[Seat]:
+        """The seats whose tiles a resample redealt: each gets its keys again, and loses what only it knew of
+        its past (pass locks, a fourth tile held when punging), which followed from tiles it no longer has."""
+        hidden = [s for s in range(4) if not self.sees("counts", viewer, s)]
+        for s in hidden:
+            self.keys[s] = keys_of(self.counts[s])
+            self.locks[s] = set()
+            self.lock_all[s] = False
+            self.held_fourth[s] = set()
+        return hidden
+
+    def _window_options(self) -> dict[Seat, list[Action]]:
+        """The claim window's options as the tiles now stand."""
+        if self.phase == CLAIM:
+            return self._discard_options(self.claim_from, self.claim_tile)
+        return self._rob_options(self.claim_from, self.claim_tile)
+
+    def _resample_ok(self, viewer: int) -> bool:
+        """A claim window the viewer is not answering is open, so some redealt seat must be able to claim."""
+        if self.phase not in (CLAIM, ROB) or self.claim.may_answer(viewer):
+            return True
+        self._redealt(viewer)
+        return any(s != viewer for s in self._window_options())
+
     def _rederive(self, viewer: int, rng: random.Random) -> None:
-        """A redealt hand has its own per-suit keys; a redealt current seat drew one of its new tiles."""
-        for s in range(4):
-            if not self.sees("counts", viewer, s):
-                self.keys[s] = keys_of(self.counts[s])
+        """A redealt hand has its own keys; a redealt current seat drew one of its new tiles; a claim window
+        is opened afresh from the new hands (who may claim, and nobody but the viewer has answered); the wall
+        keeps only its undrawn part (the drawn tiles are in the hands)."""
+        self._redealt(viewer)
         if self.phase == TURN and self.last_drawn is not None and not self.sees("last_drawn", viewer):
             held = [t for t, n in enumerate(self.counts[self.current]) if n]
             self.last_drawn = held[rng.randrange(len(held))]
+        if self.phase in (CLAIM, ROB):
+            mine = self.claim.answers.get(viewer)
+            self.claim = self._claim_window(self._window_options())
+            if mine is not None:
+                self.claim.answer(viewer, mine)
+        self.wall = self.wall[self.front:self.back]
+        self.back -= self.front
+        self.front = 0

@@ -115,9 +115,16 @@ def build(g: HuashuiState, viewer: int) -> View:
         "last_result": g.last_result,
         "table": table_block("tile", PHASE_LABEL[g.phase], info, seats, center=middle, last_result=g.last_result),
     }
-    if omni:
+    if omni:  # every hidden fact: hands, the wall, the drawn tile, claim options and answers, what each knows
         out["all_hands"] = [hand_text(g, s) for s in range(4)]
         out["wall_tiles"] = [TILE_TEXT[t] for t in g.wall[g.front:g.back]]
+        out["drawn"] = TILE_TEXT[g.last_drawn] if g.last_drawn is not None else None
+        out["claim"] = ({"tile": TILE_TEXT[g.claim_tile], "from": g.claim_from, "robbing": g.phase == ROB,
+                         "options": [claim.options.get(s) for s in range(4)],
+                         "answers": [claim.answers.get(s) for s in range(4)]}
+                        if g.phase in (CLAIM, ROB) else None)
+        out["locked"] = ["all" if g.lock_all[s] else sorted(TILE_TEXT[t] for t in g.locks[s]) for s in range(4)]
+        out["held_fourth"] = [sorted(TILE_TEXT[t] for t in g.held_fourth[s]) for s in range(4)]
     return out
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from paiju.core.cards import card_text, parse_card, pretty
 from paiju.core.display import group, result_block, seat_block, table_block
 from paiju.core.errors import NotationError
-from paiju.core.terms import Event, Text, View, text
+from paiju.core.terms import OMNISCIENT, Event, Text, View, text
 
 from .rules import ANSWER_OF, PLAYER_CALLS, Arrangement, PlayerResult
 from .state import Phase, ShuiyuState, sees_hand
@@ -115,7 +115,7 @@ def build(g: ShuiyuState, viewer: int) -> View:
     totals = " ".join(f"{s}:{t:g}" for s, t in enumerate(g.total))
     info = [text(f"第{rnd}/{g.config.rounds}局 庄家：座{b}", f"round {rnd}/{g.config.rounds}, banker: seat {b}"),
             text("总分 " + totals, "totals " + totals)]
-    return {
+    out: View = {
         "you": viewer, "banker": b, "round": rnd, "rounds": g.config.rounds, "phase": g.phase,
         "hands": hands, "arrangement": arrangement, "kinds": kinds,
         "arranged": [a is not None for a in g.arr],
@@ -125,6 +125,9 @@ def build(g: ShuiyuState, viewer: int) -> View:
         "last_round": last_round(g, viewer),
         "table": table_block("french", text(zh_phase, en_phase), info, seats, last_result=g.last_result),
     }
+    if viewer == OMNISCIENT:  # every hidden fact: hands, calls and responses are above; the undealt cards
+        out["stock"] = [_TEXT[c] for c in g.stock]
+    return out
 
 
 def last_round(g: ShuiyuState, viewer: int) -> dict[str, Any] | None:
