@@ -297,14 +297,18 @@ class HuashuiGame(HuashuiState):
         events.append({"type": "discard", "seat": seat, "tile": TILE_TEXT[tile]})
         if self.gen_active:
             self._follow_dealer(tile, events)
-        opts = self._discard_options(seat, tile)
-        if opts:
-            self.phase = CLAIM
-            self.claim_tile = tile
-            self.claim_from = seat
-            self.claim = self._claim_window(opts)
-        else:
+        if not self._open_window(CLAIM, seat, tile, self._discard_options(seat, tile)):
             self._next_turn((seat + 1) % 4, events)
+
+    def _open_window(self, phase: Phase, seat: Seat, tile: Tile, opts: dict[Seat, list[Action]]) -> bool:
+        """Open a claim window on ``seat``'s ``tile`` if anyone may claim it; say whether one opened."""
+        if not opts:
+            return False
+        self.phase = phase
+        self.claim_tile = tile
+        self.claim_from = seat
+        self.claim = self._claim_window(opts)
+        return True
 
     def _discard_options(self, seat: Seat, tile: Tile) -> dict[Seat, list[Action]]:
         """Who may claim ``seat``'s discard ``tile`` and how (win, 碰, 杠, always with pass), in play order."""
@@ -378,13 +382,7 @@ class HuashuiGame(HuashuiState):
         self.melds[seat][idx] = (KONG_ADDED, tile, self.melds[seat][idx][2])
         self.last_drawn = None
         events.append({"type": "kong", "kind": KONG_ADDED, "seat": seat, "tile": TILE_TEXT[tile]})
-        opts = self._rob_options(seat, tile)
-        if opts:
-            self.phase = ROB
-            self.claim_tile = tile
-            self.claim_from = seat
-            self.claim = self._claim_window(opts)
-        else:
+        if not self._open_window(ROB, seat, tile, self._rob_options(seat, tile)):
             self._finish_added_kong(seat, tile, events)
 
     def _finish_added_kong(self, seat: Seat, tile: Tile, events: list[Event]) -> None:
