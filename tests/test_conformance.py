@@ -201,6 +201,13 @@ def test_the_tiny_test_game_conforms(monkeypatch: pytest.MonkeyPatch) -> None:
             play_one(ENTRY.name, seed, check_every=1)
         except (AssertionError, ActionError) as e:
             raise AssertionError(f"{ENTRY.name} seed {seed}: {e}") from e
+    rng, unseen = random.Random(2), 0
+    for seed in range(20):  # a secret choice (one seat has chosen, the other not) is compared unseen
+        game = get_game(ENTRY.name).new(None, seed)
+        while not game.finished:
+            unseen += check_resample_is_sound(game, rng)
+            game.apply(game.to_move()[0], rng.choice(game.legal_actions(game.to_move()[0])))
+    assert unseen > 0
     cls = get_game(ENTRY.name)
     game, rng = cls.new(cls.config_class(), 1), random.Random(1)
     assert any(game.resample(0, rng).view(1) != game.view(1) for _ in range(20)), "resample must move seat 1's card"
