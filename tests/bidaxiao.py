@@ -3,12 +3,13 @@ whole game on the protocol, docs/architecture.md's example of adding one; tests 
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar
 
-from paiju.core import Event, Game, GameEntry, RulesConfig, Text, View, option, text
+from paiju.core import OMNISCIENT, Event, Game, GameEntry, RulesConfig, Text, View, option, text
 from paiju.core.cards import card_text
 from paiju.core.display import result_block, seat_block, table_block
 from paiju.core.state import COPY, HIDDEN, OWNER, SHARED, Cards, Copy, cards, field
@@ -85,8 +86,15 @@ class BiDaXiaoGame(Game[BiDaXiaoConfig]):
                             note=text("已决定", "decided") if self.choices[s] else None) for s in (0, 1)]
         phase = text("比还是弃", "play or fold") if self.phase == Phase.DECIDE else text("终局", "match over")
         info = [text(f"第{self.hand_no}/{self.config.hands}局", f"hand {self.hand_no} of {self.config.hands}")]
-        return {"phase": self.phase, "hand_no": self.hand_no, "score": list(self.score),
+        secret = {} if viewer != OMNISCIENT else {"stock": [card_text(c) for c in self.stock]}
+        return {"phase": self.phase, "hand_no": self.hand_no, "score": list(self.score), **secret,
+                "choices": [c if self.sees("choices", viewer, s) else None for s, c in enumerate(self.choices)],
                 "table": table_block("french", phase, info, seats, last_result=self.last_result)}
+
+    def _rederive(self, viewer: int, rng: random.Random) -> None:
+        """A resample draws afresh the choice the viewer has not seen (it is secret until both have chosen)."""
+        self.choices = [rng.choice(("play", "fold")) if c and not self.sees("choices", viewer, s) else c
+                        for s, c in enumerate(self.choices)]
 
     def describe(self, action: str, lang: str = "zh") -> str:
         return {"play": text("比", "play"), "fold": text("弃", "fold")}[action]["zh" if lang == "zh" else "en"]

@@ -2,8 +2,9 @@
 
 For each game: only legal actions are offered and all of them are accepted; wrong seats, illegal and
 malformed actions are refused and change nothing; cards are conserved; every view is JSON and reveals
-nothing its viewer may not see (reshuffling what the viewer cannot see leaves its view unchanged); the
-record replays to the identical game; a finished game offers no actions and has a result.
+nothing its viewer may not see (reshuffling what the viewer cannot see leaves its view unchanged); a
+resample depends on the viewer's view and the rng alone; the record replays to the identical game; a
+finished game offers no actions and has a result.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import random
 from typing import Any
 
 import pytest
+from resample_check import check_resample_is_sound
 
 from paiju.core import (
     OMNISCIENT,
@@ -114,6 +116,35 @@ def test_random_play_conforms(name: str) -> None:
             raise AssertionError(f"{name} seed {seed}: {e}") from e
 
 
+SOUND_GAMES = {"shuiyu": 40, "huashui": 16, "shengji": 6, "weimaque": 20}
+"""Seeded matches per game for the resample check (made at every fifth decision and wherever who decides is
+hidden, as in a claim window): ~5 s for 水鱼 and 滑水 on a quiet machine."""
+SOUND_ON_OTHER_BRANCHES = {"shengji"}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(strict=False, reason=f"{name}'s resample is made sound on its own "
+                                               "branch (issue 11); the lead removes this mark at merge"))
+    if name in SOUND_ON_OTHER_BRANCHES else name for name in game_names()])
+def test_resample_depends_only_on_the_view(name: str) -> None:
+    cls = get_game(name)
+    for seed in range(max(2, int(SOUND_GAMES.get(name, 20) * SCALE))):
+        game = cls.new(cls.config_class(), 10_000 + seed)
+        rng = random.Random(seed)
+        step = 0
+        while not game.finished:
+            if step % 5 == 0 or game.public_to_move() != game.to_move():  # and in every claim window
+                try:
+                    check_resample_is_sound(game, rng)
+                except AssertionError as e:
+                    raise AssertionError(f"{name} seed {10_000 + seed} step {step}: {e}") from e
+            movers = game.to_move()
+            seat = movers[rng.randrange(len(movers))]
+            legal = game.legal_actions(seat)
+            game.apply(seat, legal[rng.randrange(len(legal))])
+            step += 1
+
+
 @pytest.mark.parametrize("name", game_names())
 def test_hidden_information_is_reshuffled(name: str) -> None:
     """The leak check is only meaningful if resampling really moves other seats' hidden cards."""
@@ -170,6 +201,13 @@ def test_the_tiny_test_game_conforms(monkeypatch: pytest.MonkeyPatch) -> None:
             play_one(ENTRY.name, seed, check_every=1)
         except (AssertionError, ActionError) as e:
             raise AssertionError(f"{ENTRY.name} seed {seed}: {e}") from e
+    rng, unseen = random.Random(2), 0
+    for seed in range(20):  # a secret choice (one seat has chosen, the other not) is compared unseen
+        game = get_game(ENTRY.name).new(None, seed)
+        while not game.finished:
+            unseen += check_resample_is_sound(game, rng)
+            game.apply(game.to_move()[0], rng.choice(game.legal_actions(game.to_move()[0])))
+    assert unseen > 0
     cls = get_game(ENTRY.name)
     game, rng = cls.new(cls.config_class(), 1), random.Random(1)
     assert any(game.resample(0, rng).view(1) != game.view(1) for _ in range(20)), "resample must move seat 1's card"

@@ -102,6 +102,39 @@ def test_config_errors_name_the_option(data: dict[str, object], message: str) ->
         DemoConfig.from_dict(data)
 
 
+def test_a_config_class_resolves_its_option_types_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``typing.get_type_hints`` re-evaluates every annotation: once per class, not once per construction."""
+    import typing
+
+    calls: list[object] = []
+    real = typing.get_type_hints
+
+    def counting(obj: object, *args: object, **kwargs: object) -> dict[str, object]:
+        calls.append(obj)
+        return real(obj, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(typing, "get_type_hints", counting)
+
+    @dataclasses.dataclass(frozen=True)
+    class Base(RulesConfig):
+        seats: int = option(4, zh="人数", en="seats", min=2)
+
+    @dataclasses.dataclass(frozen=True)
+    class Sub(Base):
+        mode: Literal["a", "b"] = option("a", zh="模式", en="mode")
+
+    for _ in range(3):
+        Base()
+        Sub(seats=3, mode="b")
+    Base.from_dict({"seats": 5})
+    Sub.schema()
+    assert calls == [Base, Sub], "each class resolves its own options once"
+    with pytest.raises(ConfigError, match="one of"):
+        Sub(mode="c")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="at least 2"):
+        Sub(seats=1)
+
+
 def test_config_schema_for_forms() -> None:
     rows = {r["name"]: r for r in DemoConfig.schema()}
     assert rows["seats"] == {"name": "seats", "type": "int", "default": 4, "zh": "人数", "en": "seats",

@@ -72,6 +72,10 @@ _ADDED = ["5m2z3z4z5z6z7z1s4s7s2p5p8p9s", "55m123p456p789s1z9m", "34m567s888s333
 _MULTI = ["5s7z1s2s7s8s9s1m2m3m4m5m6m7m", "123m456m789m11p46s", "11z22z33z44z55z66z5s", "123p456p789p99m34s"]
 _KONG = ["1111m123p456p789p1z", "2z3z4z5z6z7z1s4s7s2p5p8p9s", "2z3z4z5z6z7z3s6s2m5m8m3m1s",
          "2z3z4z5z6z7z4m6m7m9m1p4p7p"]
+_FOLLOW = ["1111m456m789m1p23p1z", "1z2z3z4z5z6z7z1s4s7s2p5p8p", "1z2z3z4z5z6z7z2s5s8s3p6p9p",
+           "1z2z3z4z5z6z7z3s6s9s1p4p7p"]
+_HELD_FOURTH = ["5m2z3z4z5z6z7z1s4s7s2s5s8s9s", "555m123p456p789p1z", "2z3z4z5z6z7z3s6s9s1m4m7m2m",
+                "2z3z4z5z6z7z3s6s3m6m9m8m1z"]
 
 
 def _huashui_deal(hands: list[str], wall: str = "", replacements: str = "") -> dict[str, Any]:
@@ -89,7 +93,7 @@ RECIPES: list[Recipe] = [
        seed=6, bots="odds,biggest_head,random,odds"),
     _r("shuiyu", "six-seats-long", config={"seats": 6, "rounds": 20}, seed=11, bots="odds,random"
        ",biggest_head,odds,random,odds"),
-    _r("shuiyu", "force-player", config={"force_rearrange": "player", "rounds": 6}, seed=7),
+    _r("shuiyu", "force-banker", config={"force_rearrange": "banker", "rounds": 6}, seed=7),
     _r("shuiyu", "no-force-attack-push", config={"allow_force": False, "allow_attack": False,
                                                   "allow_push": False}, seed=8),
     _r("shuiyu", "page-holes", config={"walk_doubted_banker_bigger": "banker", "force_walk": "nobody",
@@ -113,6 +117,12 @@ RECIPES: list[Recipe] = [
        script=((0, "discard 5s"), (2, "hu"), (1, "hu"), (3, "hu")), bots="efficient"),
     _r("huashui", "kong-replacement-win", deal=_huashui_deal(_KONG, replacements="1z"), seed=9,
        script=((0, "kong 1m"),), bots="efficient"),
+    *(_r("huashui", f"dealer-kong-follow{suffix}", deal=_huashui_deal(_FOLLOW, wall="5s5s5s9m", replacements="9s"),
+         seed=11, config=config, script=((0, "kong 1m"), (0, "discard 1z"), (1, "discard 1z"), (2, "discard 1z"),
+                                         (3, "discard 1z")), bots="efficient")
+      for suffix, config in (("", {}), ("-breaks", {"dealer_kong_breaks_follow": True}))),
+    _r("huashui", "pung-holding-the-fourth", deal=_huashui_deal(_HELD_FOURTH, wall="9p1p2p3p"), seed=12,
+       script=((0, "discard 5m"), (1, "pung 5m")), bots="efficient"),
     # ---- 升级 ----
     _r("shengji", "default-smart", seed=1, bots="smart"),
     _r("shengji", "default-random", seed=2),

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 import pytest
+from resample_check import check_resample_is_sound
 
 from paiju.core import OMNISCIENT, SPECTATOR, IllegalActionError, Window
 from paiju.games.huashui import HuashuiConfig, HuashuiGame
@@ -77,6 +78,28 @@ def test_a_pung_breaks_follow_the_dealer() -> None:
     g = start(hands, wall="5m5m1p")
     play(g, (0, "discard 1z"), (1, "pung 1z"), (1, "discard 1s"), (2, "discard 2s"))
     assert g.to_move() == (3,) and not g.view(SPECTATOR)["gen_zhuang"]["active"]
+
+
+# 跟庄 after the dealer's own 暗杠: the dealer kongs 1m, draws its replacement 9s, then discards 1z, and
+# the three others follow with 1z.
+KONG_FOLLOW = ["1111m456m789m1p23p1z", *FOLLOW[1:]]
+
+
+def test_the_dealers_concealed_kong_before_its_first_discard_keeps_follow_the_dealer() -> None:
+    """The page's condition (the dealer's first discard, then the same tile from the other three) still holds
+    after the dealer's own 暗杠 before that discard, so 跟庄 pays."""
+    g = start(KONG_FOLLOW, wall="5s5s5s9m", replacements="9s")
+    events = play(g, (0, "kong 1m"), (0, "discard 1z"), (1, "discard 1z"), (2, "discard 1z"), (3, "discard 1z"))
+    assert [e for e in events if e["type"] == "follow_dealer"] == [
+        {"type": "follow_dealer", "tile": "1z", "dealer": 0, "amount": 1}]
+    assert [line["points"] for line in g.view(SPECTATOR)["pending_lines"]] == [[6, -2, -2, -2], [-3, 1, 1, 1]]
+
+
+def test_the_dealers_kong_breaking_follow_the_dealer_is_an_option() -> None:
+    g = start(KONG_FOLLOW, wall="5s5s5s9m", replacements="9s", dealer_kong_breaks_follow=True)
+    events = play(g, (0, "kong 1m"), (0, "discard 1z"), (1, "discard 1z"), (2, "discard 1z"), (3, "discard 1z"))
+    assert not any(e["type"] == "follow_dealer" for e in events)
+    assert [line["points"] for line in g.view(SPECTATOR)["pending_lines"]] == [[6, -2, -2, -2]]
 
 
 # ---- 点炮 and the dealer rules ----------------------------------------------------------------------
@@ -204,6 +227,30 @@ def test_added_kong_without_robbers_pays_one_each() -> None:
     play(g, (0, "discard 5m"), (1, "pung 5m"), (1, "discard 9m"), (2, "discard 1p"), (3, "discard 8p"),
          (0, "discard 2z"), (1, "kong 5m"), (1, "discard 8p"))
     assert g.view(SPECTATOR)["pending_lines"][0]["points"] == [-1, 3, -1, -1]
+
+
+# 过路杠 is 碰牌后又自己摸到一張湊成杠: S1 holds three 5m and pungs S0's fourth instead of 放杠.
+HELD_FOURTH = ["5m2z3z4z5z6z7z1s4s7s2s5s8s9s", "555m123p456p789p1z", "2z3z4z5z6z7z3s6s9s1m4m7m2m",
+               "2z3z4z5z6z7z3s6s3m6m9m8m1z"]
+
+
+def test_the_fourth_tile_held_at_the_pung_never_makes_an_added_kong() -> None:
+    """The fourth 5m was in S1's hand when it punged: no 过路杠 with it, then or later (it was offered the
+    放杠, paid 3 by the discarder, on the discard); it stays an ordinary tile S1 may keep or discard."""
+    g = start(HELD_FOURTH, wall="9p1p2p3p")
+    play(g, (0, "discard 5m"))
+    assert set(g.legal_actions(1)) == {"pung 5m", "kong 5m", "pass"}
+    play(g, (1, "pung 5m"))
+    assert "kong 5m" not in g.legal_actions(1) and "discard 5m" in g.legal_actions(1)
+    with pytest.raises(IllegalActionError, match="过路杠"):
+        g.apply(1, "kong 5m")
+    play(g, (1, "discard 1z"), (2, "discard 9p"), (3, "discard 1p"), (0, "discard 2p"))
+    assert g.to_move() == (1,) and g.view(1)["drawn"] == "3p"
+    assert "kong 5m" not in g.legal_actions(1), "still no 过路杠 on a later turn"
+    play(g, (1, "discard 5m"))
+    assert g.to_move() == (2,) and g.view(SPECTATOR)["melds"][1] == [
+        {"type": "pung", "tile": "5m", "from": 0, "cards": ["5m", "5m", "5m"]}]
+    assert g.view(SPECTATOR)["pending_lines"] == []
 
 
 # ---- 一炮多响 -----------------------------------------------------------------------------------------
@@ -373,3 +420,55 @@ def test_replay_is_exact() -> None:
     play(g, (0, "discard 5m"), (2, "pass"), (1, "pung 5m"), (1, "discard 9m"))
     again = HuashuiGame.replay(g.record())
     assert again.view(OMNISCIENT) == g.view(OMNISCIENT)
+
+
+# ---- resample: the viewer's view and the rng alone ---------------------------------------------------
+def test_resample_in_a_claim_window_depends_only_on_the_view() -> None:
+    """Three seats may win on S0's 5s.  Who may claim and who has answered is hidden: a resample opens the
+    window afresh from the new hands, keeps only the viewer's own answer, and two games that differ only in
+    an answer the viewer cannot see resample alike."""
+    g = start(MULTI)
+    play(g, (0, "discard 5s"))
+    rng = random.Random(1)
+    assert check_resample_is_sound(g, rng) > 0           # e.g. S2 answers hu or pass, unseen by S1
+    play(g, (2, "hu"))
+    assert check_resample_is_sound(g, rng) > 0
+    for seed in range(20):
+        twin = g.resample(1, random.Random(seed))
+        claim = twin.view(OMNISCIENT)["claim"]
+        assert claim["answers"] == [None, None, None, None], "S2's answer is not S1's to know"
+        assert claim["options"][1] == ["hu", "pass"] and twin.view(1) == g.view(1)
+        for s in (2, 3):
+            if claim["options"][s] is not None:                # re-derived from S{s}'s new hand
+                wins = twin._wins_with(s, twin.claim_tile)
+                assert (claim["options"][s][0] == "hu") == wins
+        mine = g.resample(2, random.Random(seed)).view(OMNISCIENT)["claim"]
+        assert mine["answers"][2] == "hu" and mine["answers"][1] is None and mine["answers"][3] is None
+
+
+def test_resample_for_the_discarder_keeps_the_window_open() -> None:
+    """S0 is not in the window: the window being open says someone can claim, so every resample has one."""
+    g = start(MULTI)
+    play(g, (0, "discard 5s"))
+    for seed in range(30):
+        twin = g.resample(0, random.Random(seed))
+        assert twin.view(0) == g.view(0) and twin.to_move(), "the window stays open"
+        assert set(twin.to_move()) == {s for s, o in enumerate(twin.view(OMNISCIENT)["claim"]["options"]) if o}
+        twin.apply(twin.to_move()[0], "pass")                 # and play goes on from it
+
+
+def test_resample_forgets_what_only_other_seats_knew() -> None:
+    """Pass locks and a fourth tile held at a pung are their owners' knowledge: reset in a resample for
+    another viewer, kept for the owner; the wall keeps only its undrawn tiles."""
+    g = start(HELD_FOURTH, wall="9p1p2p3p")
+    play(g, (0, "discard 5m"), (1, "pung 5m"))
+    assert g.view(OMNISCIENT)["held_fourth"] == [[], ["5m"], [], []]
+    assert g.resample(1, random.Random(0)).view(OMNISCIENT)["held_fourth"] == [[], ["5m"], [], []]
+    other = g.resample(2, random.Random(0))
+    assert other.view(OMNISCIENT)["held_fourth"] == [[], [], [], []]
+    assert len(other.wall) == other.back - other.front == g.back - g.front
+    g = start(ADDED, wall="1m8p2z5m")
+    play(g, (0, "discard 5m"), (2, "pass"), (1, "pung 5m"))
+    assert g.view(OMNISCIENT)["locked"][2] == ["5m"]
+    assert g.resample(2, random.Random(0)).view(OMNISCIENT)["locked"][2] == ["5m"]
+    assert g.resample(0, random.Random(0)).view(OMNISCIENT)["locked"][2] == []

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from typing import Literal
 
 from paiju.bots import Bot, RandomBot, play_out
 from paiju.core.cards import parse_cards
 from paiju.games.shuiyu import ShuiyuConfig, ShuiyuGame
 from paiju.games.shuiyu.bots import BOTS, BiggestHeadBot, OddsBot, model_split, odds_tables
-from paiju.games.shuiyu.rules import GROUP_KEY, SPLIT_PATTERNS, keys_of, kind_of_cards, parse_arrangement
+from paiju.games.shuiyu.rules import (
+    GROUP_KEY,
+    SPLIT_PATTERNS,
+    keys_of,
+    kind_of_cards,
+    parse_arrangement,
+    split_cards,
+)
 
 
 def _model_keys(hand: tuple[int, ...]) -> tuple[int, int]:
@@ -28,7 +36,9 @@ def test_exact_odds_match_brute_force() -> None:
     mine = parse_cards("AS 8H KD 7C")
     h, t = keys_of(parse_arrangement("AS 8H | KD 7C"))
     rest = [c for c in range(52) if c not in mine]
-    below = above = total = 0
+    # 强奸 under the page's reading wins only if every split of mine beats the banker on both groups
+    force_h, force_t = (min(k) for k in zip(*(keys_of(a) for a in split_cards(mine)), strict=True))
+    below = above = forced = total = 0
     for hand in combinations(rest, 4):
         if kind_of_cards(hand) != "plain":
             continue
@@ -36,12 +46,33 @@ def test_exact_odds_match_brute_force() -> None:
         bh, bt = _model_keys(hand)
         below += bh < h and bt < t
         above += bh > h and bt > t
+        forced += bh < force_h and bt < force_t
     idx = odds_tables().split
     mask = idx.avail(mine)
     assert total == mask.bit_count()
     assert idx.below(h, t, mask).bit_count() == below
     assert idx.above(h, t, mask).bit_count() == above
     assert 0 < below < total and 0 < above < total
+    # the 强奸 odds the bot reads from the table's rules: the player's cards are split by the banker (default)
+    view = {"rules": {}, "you": 0, "hands": [["AS", "8H", "KD", "7C"]]}
+    assert round(OddsBot(0)._force_win(view, h, t, mine) * total) == forced
+    assert 0 < forced < below
+
+
+def test_odds_bot_forces_only_what_survives_the_bankers_split() -> None:
+    """With the page's 强奸 a hand forces only if every split of it wins: 9S 9H | AS 8D (保 | 9) is strong as
+    placed but split 9S AS | 9H 8D (0 | 7) it is not, so the bot covers instead; under
+    ``force_rearrange="banker"`` (the banker re-splits its own cards) the same hand forces."""
+    forced = {"player": 0, "banker": 0}
+    whose: Literal["player", "banker"]
+    for whose in ("player", "banker"):
+        for seed in range(40):
+            g = ShuiyuGame.from_deal({"hands": ["2C 3D 4S 6H", "9S 9H AS 8D"]},
+                                     ShuiyuConfig(seats=2, force_rearrange=whose), seed)
+            g.apply(0, g.legal_actions(0)[0])
+            g.apply(1, "split 9S 9H | AS 8D")
+            forced[whose] += OddsBot(seed).act(g.view(1), g.legal_actions(1)) == "force"
+    assert forced["player"] == 0 and forced["banker"] >= 20
 
 
 def test_bots_are_registered_strongest_first() -> None:

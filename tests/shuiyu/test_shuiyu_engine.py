@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
+from resample_check import check_resample_is_sound
 
 from paiju.core import OMNISCIENT, SPECTATOR, IllegalActionError, NotYourTurnError
 from paiju.games.shuiyu import ShuiyuConfig, ShuiyuGame
@@ -34,6 +36,9 @@ P_SMALL = "2S 3H | 4C 5D"   # 9 (5♦) | 5   → banker wins both
 P_WALK = "2S 7H | 3C 5D"    # 9 (7♥) | 8   → 走过 against B_BIG
 B_SMALL = "9S KD | 2C 3D"   # 9 (K♦) | 5
 P_BIG = "AS 8H | KC 7C"     # 9 (A♠) | 7   → player wins both against B_SMALL
+# 强奸: the banker splits the player's cards (page 一.7 "任由庄家组合自己的牌")
+P_FORCE_WINS = "AS AH | AC 4S"    # every split is 保 | 5 (A): beats B_SMALL on both however it is split
+P_FORCE_WALKS = "AH AC | AD 2S"   # every split is 保 | 3: a walk against B_BIG however it is split
 
 
 # 一般规则 1–12: (page line, banker, player, call, banker's answer, player's response, drinks [banker, player])
@@ -47,9 +52,10 @@ GENERAL = [
     ("一.5", B_BIG, P_WALK, "open", "walk", "doubt", [0, 2]),
     ("一.6", B_SMALL, P_BIG, "open", "walk", "doubt", [2, 0]),
     ("一.5* banker bigger", B_BIG, P_SMALL, "open", "walk", "doubt", [0, 2]),
-    ("一.7 player wins", B_SMALL, P_BIG, "force", None, None, [3, 0]),
+    ("一.7 player wins", B_SMALL, P_FORCE_WINS, "force", None, None, [3, 0]),
     ("一.7 banker wins", B_BIG, P_SMALL, "force", None, None, [0, 3]),
-    ("一.7* walk", B_BIG, P_WALK, "force", None, None, [0, 3]),
+    ("一.7 banker wins a resplit", B_SMALL, P_BIG, "force", None, None, [0, 3]),
+    ("一.7* walk", B_BIG, P_FORCE_WALKS, "force", None, None, [0, 3]),
     ("一.8 refused", B_BIG, P_SMALL, "attack", "refuse", None, [1, 0]),
     ("一.8 accepted, drinks", B_SMALL, P_BIG, "attack", "accept", "drink", [0, 1]),
     ("一.8 compared, attacker wins", B_SMALL, P_BIG, "attack", "accept", "compare", [2, 0]),
@@ -89,20 +95,39 @@ def test_general_rules(name: str, banker: str, player: str, call: str, answer: s
     assert line["mult"] == max(expected)
 
 
-def test_force_lets_the_banker_resplit() -> None:
-    """强奸 任由庄家组合: the banker's placed split loses both, but it may re-split against the open hand."""
+FORCE = ["QH 7S | 10C 5S", "AS 8S | 4C 2D"]   # as placed the player wins both: 9 | 6 against 7 | 5
+
+
+def test_force_lets_the_banker_split_the_players_cards() -> None:
+    """一.7 强奸 "任由庄家组合自己的牌": 自己 is the player (一.8 contrasts 进攻 as 不任由庄家组牌), so the banker
+    splits the player's four cards; AS 2D | 8S 4C (3 | 2) loses both to 7 | 5 and the player drinks ×3."""
+    g = new(FORCE)
+    arrange(g, FORCE)
+    g.apply(1, "force")
+    assert drinks(g) == [0, 3]
+    line = g.view(SPECTATOR)["table"]["last_result"]["lines"][0]
+    assert (line["rule"], line["case"], line["drinker"], line["mult"]) == ("一.7", "force_banker", "player", 3)
+    assert line["resplit"] == {"whose": "player", "head": ["AS", "2D"], "tail": ["8S", "4C"]}
+    assert "AS 2D | 8S 4C" in line["zh"] and "AS 2D | 8S 4C" in line["en"]
+    assert g.view(1)["arrangement"][0] is not None, "a forcing player sees the banker's hand"
+
+
+def test_force_banker_rearranges_its_own_cards_as_an_option() -> None:
+    """``force_rearrange="banker"``: the banker re-splits its own cards instead; none of its three splits
+    beats 9 | 6 on either group, so the banker drinks ×3."""
+    g = new(FORCE, force_rearrange="banker")
+    arrange(g, FORCE)
+    g.apply(1, "force")
+    assert drinks(g) == [3, 0]
+    line = g.view(SPECTATOR)["table"]["last_result"]["lines"][0]
+    assert (line["case"], line["resplit"]["whose"]) == ("force_player", "banker")
+    # the banker may also turn a loss into a walk by re-splitting its own cards
     banker, player = "AS KD | 8H 7C", "3C 3D | 2S 4H"   # placed: 5 | 1 loses to 保 | 6 …
-    g = new([banker, player])
+    g = new([banker, player], force_rearrange="banker")
     arrange(g, [banker, player])
     g.apply(1, "force")
     assert drinks(g) == [0, 3]                           # … but A8 | K7 (9 | 7) makes it a walk
-    line = g.last_result["lines"][0] if g.last_result else {}
-    assert line["case"] == "force_walk"
-    # the other reading: the banker chooses how the *player's* cards are split
-    g = new([banker, player], force_rearrange="player")
-    arrange(g, [banker, player])
-    g.apply(1, "force")
-    assert drinks(g) == [3, 0]                           # every split of 3 3 2 4 beats 5 | 1
+    assert g.last_result is not None and g.last_result["lines"][0]["case"] == "force_walk"
 
 
 def test_hole_options_change_the_drinker() -> None:
@@ -112,8 +137,8 @@ def test_hole_options_change_the_drinker() -> None:
     g.apply(0, "walk 1")
     g.apply(1, "doubt")
     assert drinks(g) == [2, 0]
-    g = new([B_BIG, P_WALK], force_walk="nobody")
-    arrange(g, [B_BIG, P_WALK])
+    g = new([B_BIG, P_FORCE_WALKS], force_walk="nobody")
+    arrange(g, [B_BIG, P_FORCE_WALKS])
     g.apply(1, "force")
     assert drinks(g) == [0, 0]
 
@@ -267,6 +292,36 @@ def test_calls_stay_secret_until_everyone_has_called() -> None:
     assert g.view(2)["decided"][1] is True
     g.apply(2, "open")
     assert g.view(2)["calls"][1] == "cover"
+
+
+def test_resample_draws_the_calls_it_has_not_seen() -> None:
+    """Calls are secret until all have called: a resample for seat 2 or the banker draws seat 1's call afresh
+    from the rng, a resample for seat 1 keeps it, and the game resamples alike whatever seat 1 called."""
+    hands = [B_BIG, P_SMALL, "10S 10H | 6C 2D"]
+    g = new(hands)
+    arrange(g, hands)
+    assert check_resample_is_sound(g, random.Random(1)) > 0   # seat 1 calls one thing or another, unseen
+    g.apply(1, "cover")
+    check_resample_is_sound(g, random.Random(2))  # seat 2 alone calls now: its call will be seen
+    drawn = {g.resample(2, random.Random(seed)).calls[1] for seed in range(40)}
+    assert drawn == set(g.legal_actions(2)) == {"open", "cover", "force", "attack", "push"}
+    assert {g.resample(1, random.Random(seed)).calls[1] for seed in range(10)} == {"cover"}
+    assert g.resample(2, random.Random(0)).history == [], "a resample has no record to tell the calls"
+
+
+def test_resample_keeps_only_the_last_round_the_viewer_saw() -> None:
+    hands = [B_BIG, P_SMALL, "10S 10H | 6C 2D"]
+    g = new(hands, rounds=2)
+    arrange(g, hands)
+    for seat, action in ((1, "open"), (2, "open"), (0, "kill 1"), (0, "kill 2"), (1, "doubt"), (2, "believe")):
+        g.apply(seat, action)
+    assert g.view(OMNISCIENT)["last_round"]["arrangement"][0] is not None
+    twin = g.resample(2, random.Random(0))                     # seat 2 believed: it never saw the banker's hand
+    assert twin.view(2) == g.view(2)
+    assert twin.view(OMNISCIENT)["last_round"]["arrangement"][0] is None
+    assert twin.view(OMNISCIENT)["last_round"]["arrangement"][1:] == g.view(OMNISCIENT)["last_round"][
+        "arrangement"][1:]
+    assert g.resample(1, random.Random(0)).view(OMNISCIENT)["last_round"] == g.view(OMNISCIENT)["last_round"]
 
 
 def test_banker_shows_to_all_option() -> None:

@@ -87,24 +87,45 @@ def _check_type(name: str, value: Any, hint: Any) -> Any:
     return value
 
 
+class _Option(typing.NamedTuple):
+    """One option as construction checks it: its name, resolved type and bounds."""
+
+    name: str
+    hint: Any
+    choices: tuple[Any, ...] | None
+    min: float | None
+    max: float | None
+
+
 @dataclasses.dataclass(frozen=True)
 class RulesConfig:
     """Base of every game's rules config.  Subclasses are frozen dataclasses declared with ``option``."""
 
     game: ClassVar[str] = ""
+    _options_resolved: ClassVar[tuple[_Option, ...] | None] = None
+
+    @classmethod
+    def _options(cls) -> tuple[_Option, ...]:
+        """The options with their resolved types, worked out once per class: ``typing.get_type_hints``
+        evaluates every annotation string again on each call, which cost most of a construction."""
+        got: tuple[_Option, ...] | None = cls.__dict__.get("_options_resolved")
+        if got is None:
+            hints = typing.get_type_hints(cls)
+            got = tuple(_Option(f.name, hints[f.name], f.metadata.get("choices"), f.metadata.get("min"),
+                                f.metadata.get("max")) for f in dataclasses.fields(cls))
+            cls._options_resolved = got  # the class's own, never a base's (looked up in cls.__dict__)
+        return got
 
     def __post_init__(self) -> None:
-        hints = typing.get_type_hints(type(self))
-        for f in dataclasses.fields(self):
-            value = _check_type(f.name, getattr(self, f.name), hints[f.name])
-            object.__setattr__(self, f.name, value)
-            meta = f.metadata
-            if meta.get("choices") is not None and value not in meta["choices"]:
-                raise ConfigError(f"option {f.name!r} must be one of {list(meta['choices'])}, not {value!r}")
-            if meta.get("min") is not None and value < meta["min"]:
-                raise ConfigError(f"option {f.name!r} must be at least {meta['min']}, not {value!r}")
-            if meta.get("max") is not None and value > meta["max"]:
-                raise ConfigError(f"option {f.name!r} must be at most {meta['max']}, not {value!r}")
+        for name, hint, choices, low, high in self._options():
+            value = _check_type(name, getattr(self, name), hint)
+            object.__setattr__(self, name, value)
+            if choices is not None and value not in choices:
+                raise ConfigError(f"option {name!r} must be one of {list(choices)}, not {value!r}")
+            if low is not None and value < low:
+                raise ConfigError(f"option {name!r} must be at least {low}, not {value!r}")
+            if high is not None and value > high:
+                raise ConfigError(f"option {name!r} must be at most {high}, not {value!r}")
         self.validate()
 
     def validate(self) -> None:
@@ -158,7 +179,7 @@ class RulesConfig:
     @classmethod
     def schema(cls) -> list[dict[str, Any]]:
         """Each option's name, type, default, labels and bounds: what a create-table form needs."""
-        hints = typing.get_type_hints(cls)
+        hints = {o.name: o.hint for o in cls._options()}
         rows = []
         for f in dataclasses.fields(cls):
             hint = hints[f.name]

@@ -350,15 +350,20 @@ class Game(ABC, Generic[C]):
     def resample(self, viewer: int, rng: random.Random) -> Self:
         """A copy in which everything ``viewer`` cannot see is dealt afresh from ``rng``.
 
-        Every card in a declared card field that ``viewer`` may not see goes into one pool, which is shuffled
-        and dealt back into the same places in the same numbers; the match's random stream (hidden from every
-        seat) is reseeded from ``rng``; then the game re-derives what follows from the cards (``_rederive``).
-        Sizes are kept and ``resample(v).view(v) == view(v)``: the leak test relies on it, and bots use it for
-        determinized search.  The copy need not be reachable by the recorded actions.
+        Every card in a declared card field that ``viewer`` may not see goes into one pool, which is put in
+        order, shuffled and dealt back into the same places in the same numbers; the match's random stream
+        (hidden from every seat) is reseeded from ``rng``; then the game re-derives what follows from the
+        cards and what other seats said unseen (``_rederive``).  Sizes are kept and ``resample(v).view(v) ==
+        view(v)``: the leak test relies on it, and bots use it for determinized search.
+
+        The copy depends on ``view(viewer)`` and ``rng`` alone (the conformance test checks it): two games
+        that look the same to ``viewer`` give the same copy for the same ``rng``.  So it has no record: its
+        history is empty (the actions would tell what others called unseen), and it need not be reachable.
         """
         g = self.clone()
         if viewer == OMNISCIENT:
             return g
+        g.history = []
         g._rng_from = rng.getrandbits(63)
         declared = type(self).declared
         assert declared is not None
@@ -398,4 +403,6 @@ class Game(ABC, Generic[C]):
         return True
 
     def _rederive(self, viewer: int, rng: random.Random) -> None:
-        """After a resample dealt new cards: recompute what follows from them (fields declared ``derived``)."""
+        """After a resample dealt new cards: recompute what follows from them (fields declared ``derived``),
+        and re-derive from ``rng`` (or reset) what other seats decided or may decide that ``viewer`` has not
+        seen — hidden calls, claim options and answers — so that nothing of the real game leaks through."""

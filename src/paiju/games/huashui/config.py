@@ -36,5 +36,7 @@ class HuashuiConfig(RulesConfig):
                                     "any_tile": ("过胡后任何点炮都不能胡", "no win on any discard until your turn"),
                                     "off": ("不锁定", "no lock")})
     draw_keeps_payments: bool = option(False, zh="流局保留杠分/跟庄", en="a drawn hand keeps kong and follow payments")
+    dealer_kong_breaks_follow: bool = option(
+        False, zh="庄家首打前暗杠破跟庄", en="the dealer's concealed kong before its first discard breaks 跟庄")
     claim_seconds: int = option(10, zh="胡牌决定时间 (秒)", en="decision window for a win, seconds", min=1, max=120,
                                 window=Window.CLAIM)

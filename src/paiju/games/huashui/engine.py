@@ -107,6 +107,7 @@ class HuashuiGame(HuashuiState):
         self.melds = [[], [], [], []]
         self.discards = [[], [], [], []]
         self.locks = [set(), set(), set(), set()]
+        self.held_fourth = [set(), set(), set(), set()]
         self.lock_all = [False, False, False, False]
         self.hand_lines = []
         self.phase = TURN
@@ -199,7 +200,7 @@ class HuashuiGame(HuashuiState):
                 if 4 in counts:
                     acts.extend(KONG_ACT[t] for t, c in enumerate(counts) if c == 4)
                 for kind, t, _src in self.melds[seat]:
-                    if kind == PUNG and counts[t]:
+                    if kind == PUNG and counts[t] and t not in self.held_fourth[seat]:
                         acts.append(KONG_ACT[t])
             acts.extend([DISCARD_ACT[t] for t, c in enumerate(counts) if c])
             return acts
@@ -296,6 +297,21 @@ class HuashuiGame(HuashuiState):
         events.append({"type": "discard", "seat": seat, "tile": TILE_TEXT[tile]})
         if self.gen_active:
             self._follow_dealer(tile, events)
+        if not self._open_window(CLAIM, seat, tile, self._discard_options(seat, tile)):
+            self._next_turn((seat + 1) % 4, events)
+
+    def _open_window(self, phase: Phase, seat: Seat, tile: Tile, opts: dict[Seat, list[Action]]) -> bool:
+        """Open a claim window on ``seat``'s ``tile`` if anyone may claim it; say whether one opened."""
+        if not opts:
+            return False
+        self.phase = phase
+        self.claim_tile = tile
+        self.claim_from = seat
+        self.claim = self._claim_window(opts)
+        return True
+
+    def _discard_options(self, seat: Seat, tile: Tile) -> dict[Seat, list[Action]]:
+        """Who may claim ``seat``'s discard ``tile`` and how (win, 碰, 杠, always with pass), in play order."""
         opts: dict[Seat, list[Action]] = {}
         wall_left = self.back > self.front
         su, pw = SUIT_OF[tile], POW[tile]
@@ -316,14 +332,22 @@ class HuashuiGame(HuashuiState):
             if o:
                 o.append(PASS)
                 opts[s] = o
-        if opts:
-            self.phase = CLAIM
-            self.claim_tile = tile
-            self.claim_from = seat
-            self.claim = ClaimWindow(opts, [(s, HU) for s in opts if opts[s][0] == HU]
-                                     + [(s, ACTIONS[a][0]) for s in opts for a in opts[s][:-1] if a != HU])
-        else:
-            self._next_turn((seat + 1) % 4, events)
+        return opts
+
+    def _rob_options(self, seat: Seat, tile: Tile) -> dict[Seat, list[Action]]:
+        """Who may rob ``seat``'s added kong of ``tile`` (抢杠): every seat that wins on it and is not locked."""
+        opts: dict[Seat, list[Action]] = {}
+        for i in (1, 2, 3):
+            s = (seat + i) % 4
+            if not self._locked(s, tile) and self._wins_with(s, tile):
+                opts[s] = [HU, PASS]
+        return opts
+
+    @staticmethod
+    def _claim_window(opts: dict[Seat, list[Action]]) -> ClaimWindow:
+        """Wins first (every winner wins), then the 碰 or 杠."""
+        return ClaimWindow(opts, [(s, HU) for s in opts if opts[s][0] == HU]
+                           + [(s, ACTIONS[a][0]) for s in opts for a in opts[s][:-1] if a != HU])
 
     def _follow_dealer(self, tile: Tile, events: list[Event]) -> None:
         """跟庄: the dealer's first discard, then the other three's first discards all the same tile."""
@@ -342,7 +366,8 @@ class HuashuiGame(HuashuiState):
                            "amount": amount})
 
     def _self_kong(self, seat: Seat, tile: Tile, events: list[Event]) -> None:
-        self.gen_active = False
+        if seat != self.dealer or self.first_discards or self.config.dealer_kong_breaks_follow:
+            self.gen_active = False  # the dealer's own 暗杠 before its first discard leaves 跟庄 possible
         if self.counts[seat][tile] == 4:
             self._add(seat, tile, -4)
             self.melds[seat].append((KONG_CONCEALED, tile, seat))
@@ -357,17 +382,7 @@ class HuashuiGame(HuashuiState):
         self.melds[seat][idx] = (KONG_ADDED, tile, self.melds[seat][idx][2])
         self.last_drawn = None
         events.append({"type": "kong", "kind": KONG_ADDED, "seat": seat, "tile": TILE_TEXT[tile]})
-        opts: dict[Seat, list[Action]] = {}
-        for i in (1, 2, 3):
-            s = (seat + i) % 4
-            if not self._locked(s, tile) and self._wins_with(s, tile):
-                opts[s] = [HU, PASS]
-        if opts:
-            self.phase = ROB
-            self.claim_tile = tile
-            self.claim_from = seat
-            self.claim = ClaimWindow(opts, [(s, HU) for s in opts])
-        else:
+        if not self._open_window(ROB, seat, tile, self._rob_options(seat, tile)):
             self._finish_added_kong(seat, tile, events)
 
     def _finish_added_kong(self, seat: Seat, tile: Tile, events: list[Event]) -> None:
@@ -401,6 +416,8 @@ class HuashuiGame(HuashuiState):
         kind = ACTIONS[claimed][0]
         if kind == "pung":
             self._add(taker, tile, -2)
+            if self.counts[taker][tile]:
+                self.held_fourth[taker].add(tile)  # punged holding the fourth: no 过路杠 with it
             self.melds[taker].append((PUNG, tile, src))
             events.append({"type": "pung", "seat": taker, "tile": TILE_TEXT[tile], "from": src})
             self._begin_turn(taker, drew=False, after_kong=False)
@@ -504,11 +521,43 @@ class HuashuiGame(HuashuiState):
         return Counter({t: n for t, n in enumerate(total) if n})
 
     # ---- resampling: what the declaration cannot say ------------------------------------------------
+    def _redealt(self, viewer: int) -> list[Seat]:
+        """The seats whose tiles a resample redealt: each gets its keys again, and loses what only it knew of
+        its past (pass locks, a fourth tile held when punging), which followed from tiles it no longer has."""
+        hidden = [s for s in range(4) if not self.sees("counts", viewer, s)]
+        for s in hidden:
+            self.keys[s] = keys_of(self.counts[s])
+            self.locks[s] = set()
+            self.lock_all[s] = False
+            self.held_fourth[s] = set()
+        return hidden
+
+    def _window_options(self) -> dict[Seat, list[Action]]:
+        """The claim window's options as the tiles now stand."""
+        if self.phase == CLAIM:
+            return self._discard_options(self.claim_from, self.claim_tile)
+        return self._rob_options(self.claim_from, self.claim_tile)
+
+    def _resample_ok(self, viewer: int) -> bool:
+        """A claim window the viewer is not answering is open, so some redealt seat must be able to claim."""
+        if self.phase not in (CLAIM, ROB) or self.claim.may_answer(viewer):
+            return True
+        self._redealt(viewer)
+        return any(s != viewer for s in self._window_options())
+
     def _rederive(self, viewer: int, rng: random.Random) -> None:
-        """A redealt hand has its own per-suit keys; a redealt current seat drew one of its new tiles."""
-        for s in range(4):
-            if not self.sees("counts", viewer, s):
-                self.keys[s] = keys_of(self.counts[s])
+        """A redealt hand has its own keys; a redealt current seat drew one of its new tiles; a claim window
+        is opened afresh from the new hands (who may claim, and nobody but the viewer has answered); the wall
+        keeps only its undrawn part (the drawn tiles are in the hands)."""
+        self._redealt(viewer)
         if self.phase == TURN and self.last_drawn is not None and not self.sees("last_drawn", viewer):
             held = [t for t, n in enumerate(self.counts[self.current]) if n]
             self.last_drawn = held[rng.randrange(len(held))]
+        if self.phase in (CLAIM, ROB):
+            mine = self.claim.answers.get(viewer)
+            self.claim = self._claim_window(self._window_options())
+            if mine is not None:
+                self.claim.answer(viewer, mine)
+        self.wall = self.wall[self.front:self.back]
+        self.back -= self.front
+        self.front = 0

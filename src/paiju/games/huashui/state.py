@@ -77,6 +77,9 @@ class HuashuiState(Game[HuashuiConfig]):
     melds: Annotated[list[list[Meld]], EACH]
     discards: Annotated[list[list[Tile]], EACH]
     locks: Annotated[list[set[Tile]], field(Copy.EACH, per_seat=True, sees=OWNER)]
+    held_fourth: Annotated[list[set[Tile]], field(Copy.EACH, per_seat=True, sees=OWNER)]
+    """Per seat, the tiles it punged while holding the fourth: that pung never becomes a 过路杠 (the page's
+    过路杠 is 碰牌后又自己摸到一張; the fourth held then is an ordinary tile).  Hidden: nobody else knows."""
     lock_all: Annotated[list[bool], field(Copy.COPY, per_seat=True, sees=OWNER)]
     hand_lines: Annotated[list[dict[str, Any]], COPY]  # payment lines, never changed once made
     phase: Phase

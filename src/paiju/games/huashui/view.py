@@ -115,9 +115,16 @@ def build(g: HuashuiState, viewer: int) -> View:
         "last_result": g.last_result,
         "table": table_block("tile", PHASE_LABEL[g.phase], info, seats, center=middle, last_result=g.last_result),
     }
-    if omni:
+    if omni:  # every hidden fact: hands, the wall, the drawn tile, claim options and answers, what each knows
         out["all_hands"] = [hand_text(g, s) for s in range(4)]
         out["wall_tiles"] = [TILE_TEXT[t] for t in g.wall[g.front:g.back]]
+        out["drawn"] = TILE_TEXT[g.last_drawn] if g.last_drawn is not None else None
+        out["claim"] = ({"tile": TILE_TEXT[g.claim_tile], "from": g.claim_from, "robbing": g.phase == ROB,
+                         "options": [claim.options.get(s) for s in range(4)],
+                         "answers": [claim.answers.get(s) for s in range(4)]}
+                        if g.phase in (CLAIM, ROB) else None)
+        out["locked"] = ["all" if g.lock_all[s] else sorted(TILE_TEXT[t] for t in g.locks[s]) for s in range(4)]
+        out["held_fourth"] = [sorted(TILE_TEXT[t] for t in g.held_fourth[s]) for s in range(4)]
     return out
 
 
@@ -153,6 +160,10 @@ def explain(g: HuashuiState, seat: Seat, action: str) -> Text | None:
         if verb == "kong":
             if g.back <= g.front:
                 return text("杠：牌墙已空，没有补牌", "kong: the wall is empty, there is no replacement tile")
+            if tile in g.held_fourth[seat] and g.counts[seat][tile]:
+                return text(f"杠 {tile_zh(tile)}：过路杠要碰牌后又自己摸到第四张；碰的时候已经在手里的这张不能补杠",
+                            f"kong {TILE_TEXT[tile]}: an added kong (过路杠) needs the fourth tile drawn after the "
+                            "pung (碰牌后又自己摸到一張); you already held this one when you punged")
             return text(f"杠 {tile_zh(tile)}：要手里有四张，或碰过再有第四张",
                         f"kong {TILE_TEXT[tile]}: you need four in hand or a pung of it plus the fourth")
         if verb == "discard":

@@ -259,7 +259,7 @@ class OddsBot:
 
     def _force_win(self, view: View, h: int, t: int, known: list[int]) -> float:
         tables = odds_tables()
-        if _rule(view, "force_rearrange", "banker") == "banker":
+        if _rule(view, "force_rearrange", "player") == "banker":
             idx = tables.resplit
             mask = idx.avail(known)
             return idx.below(h, t, mask).bit_count() / (mask.bit_count() or 1)

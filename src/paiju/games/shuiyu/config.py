@@ -28,9 +28,10 @@ class ShuiyuConfig(RulesConfig):
     allow_force: bool = option(True, zh="允许强奸", en="allow 强奸 (open, both groups win)")
     allow_attack: bool = option(True, zh="允许进攻", en="allow 进攻 (covered, both groups win)")
     allow_push: bool = option(True, zh="允许走水", en="allow 走水 (ask to call it even)")
-    force_rearrange: Literal["banker", "player"] = option(
-        "banker", zh="强奸时庄家组谁的牌", en="强奸: whose cards the banker may re-split",
-        labels={"banker": ("庄家自己的牌", "the banker's own"), "player": ("闲家的牌", "the player's")})
+    force_rearrange: Literal["player", "banker"] = option(
+        "player", zh="强奸时庄家组谁的牌", en="强奸: whose cards the banker re-splits",
+        labels={"player": ("闲家的牌（任由庄家组合自己的牌）", "the player's (the page's reading)"),
+                "banker": ("庄家自己的牌", "the banker's own")})
     banker_shows: Literal["challengers", "all"] = option(
         "challengers", zh="庄家亮牌给谁", en="the banker shows its hand to",
         labels={"challengers": ("需比牌的闲家", "the players it must compare with"), "all": ("所有人", "everyone")})

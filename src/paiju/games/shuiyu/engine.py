@@ -59,7 +59,7 @@ from .rules import (
     special_arrangement,
     split_cards,
 )
-from .state import Phase, ShuiyuState
+from .state import Phase, ShuiyuState, sees_hand
 from .view import KIND_LABELS, LABELS, PHASE_LABELS
 
 __all__ = ["ANSWER_OF", "COVER_ANSWERS", "KIND_LABELS", "LABELS", "OPEN_ANSWERS", "PHASE_LABELS", "PLAYER_CALLS",
@@ -162,16 +162,23 @@ class ShuiyuGame(ShuiyuState):
         if self.phase == Phase.ARRANGE:
             return list(self._options(seat))
         if self.phase == Phase.CALL:
-            if self.kinds[seat] != "plain":
-                return ["show"]
-            cfg = self.config
-            allowed = {"force": cfg.allow_force, "attack": cfg.allow_attack, "push": cfg.allow_push}
-            return [c for c in PLAYER_CALLS if allowed.get(c, True)]
+            return self._calls_for(seat)
         if self.phase == Phase.ANSWER:
             return [f"{a} {p}" for p in self.answer_targets() for a in ANSWER_OF[self.calls[p] or "open"]]
         if self.phase == Phase.RESPOND:
-            return ["believe", "doubt"] if self.calls[seat] == "open" else ["drink", "compare"]
+            return self._responses_for(seat)
         return []
+
+    def _calls_for(self, seat: int) -> list[str]:
+        """A player's calls: ``show`` for a 水鱼/至尊, else those the table allows."""
+        if self.kinds[seat] != "plain":
+            return ["show"]
+        cfg = self.config
+        allowed = {"force": cfg.allow_force, "attack": cfg.allow_attack, "push": cfg.allow_push}
+        return [c for c in PLAYER_CALLS if allowed.get(c, True)]
+
+    def _responses_for(self, seat: int) -> list[str]:
+        return ["believe", "doubt"] if self.calls[seat] == "open" else ["drink", "compare"]
 
     def is_legal(self, seat: int, action: str) -> bool:
         if self.phase == Phase.OVER or seat not in self.to_move() or not isinstance(action, str):
@@ -346,7 +353,9 @@ class ShuiyuGame(ShuiyuState):
         return all(kind_of_cards(self.hands[s]) == "plain" for s in range(self.n) if not self.visible(viewer, s))
 
     def _rederive(self, viewer: int, rng: random.Random) -> None:
-        """A redealt hand has its own class and splits; one already split takes its strongest split."""
+        """A redealt hand has its own class and splits; one already split takes its strongest split.  A call or
+        a response the viewer has not seen yet (they are secret until all are in) is drawn afresh from ``rng``
+        among that seat's choices; the last round keeps only the hands the viewer saw."""
         for s in range(self.n):
             if self.visible(viewer, s):
                 continue
@@ -354,6 +363,17 @@ class ShuiyuGame(ShuiyuState):
             self._split_options[s] = None
             if self.arr[s] is not None:
                 self.arr[s] = max(self._options(s).values(), key=lambda a: sum(keys_of(a)))
+        for s in range(self.n):
+            if self.calls[s] is not None and not self.sees("calls", viewer, s):
+                self.calls[s] = rng.choice(self._calls_for(s))
+            if self.responses[s] is not None and not self.sees("responses", viewer, s):
+                self.responses[s] = rng.choice(self._responses_for(s))
+        prev = self.prev
+        if prev is not None:
+            unseen = [s for s in range(self.n) if not sees_hand(viewer, s, prev["public"], prev["seen"])]
+            if any(prev["hands"][s] is not None for s in unseen):  # replaced, never changed in place
+                self.prev = {**prev, "hands": [None if s in unseen else h for s, h in enumerate(prev["hands"])],
+                             "arr": [None if s in unseen else a for s, a in enumerate(prev["arr"])]}
 
     # ---- card-room hooks ------------------------------------------------------------------------
     def timeout_action(self, seat: int) -> str | None:

@@ -157,8 +157,12 @@ def best_banker_arrangement(banker_cards: list[Card] | tuple[Card, ...], player:
 
 
 def worst_player_arrangement(player_cards: list[Card] | tuple[Card, ...], banker: Arrangement) -> Arrangement:
-    """The split of the player's cards the banker would choose: the player's worst result."""
-    return max(_allowed_splits(player_cards), key=lambda arr: _BANKER_SCORE[outcome(banker, arr)])
+    """The split of the player's cards the banker would choose: the player's worst result; among equals the
+    one with the weakest head (then tail), so the split shown is the plainest proof."""
+    def banker_prefers(arr: Arrangement) -> tuple[int, int, int]:
+        head, tail = keys_of(arr)
+        return _BANKER_SCORE[outcome(banker, arr)], -head, -tail
+    return max(_allowed_splits(player_cards), key=banker_prefers)
 
 
 # ---- text form ----------------------------------------------------------------------------------
@@ -360,32 +364,40 @@ class PlayerResult:
     result: Outcome
     banker_shown: bool
     player_shown: bool
+    resplit: Arrangement | None = None
+    """强奸: the split the banker made (of the player's cards, or with ``force_rearrange="banker"`` its own)."""
 
 
 def settle_player(banker: Arrangement, banker_cards: list[Card], banker_kind: Kind, player: Arrangement,
                   player_cards: list[Card], player_kind: Kind, call: Call, answer: Answer | None,
-                  response: Response | None, t: Table, *, force_rearrange: str = "banker") -> PlayerResult:
+                  response: Response | None, t: Table, *, force_rearrange: str = "player") -> PlayerResult:
     """Settle one player against the banker, as the page does (§六).
 
     A 水鱼 or 至尊 on either side is shown and settled by its own lines (二.1–二.6), calls aside; both hands
-    are then face up only if both are special.  Otherwise the calls decide (一.1–一.12): for 强奸 the banker
-    re-splits (its own cards, or with ``force_rearrange="player"`` the player's) for the best result it can
-    get; the banker's hand is shown to a player who doubted (不信), whose covered hand it called (开牌), who
-    compared (比牌), or who forced (强奸); a covered hand that is compared is turned up for everyone.
+    are then face up only if both are special.  Otherwise the calls decide (一.1–一.12): for 强奸 ("任由庄家组合
+    自己的牌") the banker splits the player's cards (or, with ``force_rearrange="banker"``, re-splits its own)
+    for the best result it can get; the banker's hand is shown to a player who doubted (不信), whose covered
+    hand it called (开牌), who compared (比牌), or who forced (强奸); a covered hand that is compared is turned
+    up for everyone.
     """
     if banker_kind != "plain" or player_kind != "plain":
         result = outcome(banker, player)
         both = banker_kind != "plain" and player_kind != "plain"
         return PlayerResult("show", settle_special(banker_kind, player_kind, result, t), result, both, False)
+    resplit = None
     if call == "force":
-        result = (outcome(best_banker_arrangement(banker_cards, player), player) if force_rearrange == "banker"
-                  else outcome(banker, worst_player_arrangement(player_cards, banker)))
+        if force_rearrange == "banker":
+            resplit = best_banker_arrangement(banker_cards, player)
+            result = outcome(resplit, player)
+        else:
+            resplit = worst_player_arrangement(player_cards, banker)
+            result = outcome(banker, resplit)
     else:
         result = outcome(banker, player)
     drink = settle(call, answer, response, result, t)
     shown = (call == "force" or (call == "open" and response == "doubt") or (call == "cover" and answer == "call")
              or response == "compare")
-    return PlayerResult(call, drink, result, shown, shown and call in ("cover", "attack", "push"))
+    return PlayerResult(call, drink, result, shown, shown and call in ("cover", "attack", "push"), resplit)
 
 
 def drink_points(seats: int, banker: int, player: int, drink: Drink, *, zero_sum: bool) -> list[float]:

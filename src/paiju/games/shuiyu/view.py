@@ -12,7 +12,7 @@ from typing import Any
 from paiju.core.cards import card_text, parse_card, pretty
 from paiju.core.display import group, result_block, seat_block, table_block
 from paiju.core.errors import NotationError
-from paiju.core.terms import Event, Text, View, text
+from paiju.core.terms import OMNISCIENT, Event, Text, View, text
 
 from .rules import ANSWER_OF, PLAYER_CALLS, Arrangement, PlayerResult
 from .state import Phase, ShuiyuState, sees_hand
@@ -115,7 +115,7 @@ def build(g: ShuiyuState, viewer: int) -> View:
     totals = " ".join(f"{s}:{t:g}" for s, t in enumerate(g.total))
     info = [text(f"第{rnd}/{g.config.rounds}局 庄家：座{b}", f"round {rnd}/{g.config.rounds}, banker: seat {b}"),
             text("总分 " + totals, "totals " + totals)]
-    return {
+    out: View = {
         "you": viewer, "banker": b, "round": rnd, "rounds": g.config.rounds, "phase": g.phase,
         "hands": hands, "arrangement": arrangement, "kinds": kinds,
         "arranged": [a is not None for a in g.arr],
@@ -125,6 +125,9 @@ def build(g: ShuiyuState, viewer: int) -> View:
         "last_round": last_round(g, viewer),
         "table": table_block("french", text(zh_phase, en_phase), info, seats, last_result=g.last_result),
     }
+    if viewer == OMNISCIENT:  # every hidden fact: hands, calls and responses are above; the undealt cards
+        out["stock"] = [_TEXT[c] for c in g.stock]
+    return out
 
 
 def last_round(g: ShuiyuState, viewer: int) -> dict[str, Any] | None:
@@ -218,7 +221,15 @@ def settlement_line(g: ShuiyuState, p: int, res: PlayerResult, row: list[float])
     drinks_zh = f"{who_zh}喝{d.mult}倍" if d.mult else "都不用喝"
     drinks_en = f"{who_en} drinks ×{d.mult}" if d.mult else "nobody drinks"
     compared = d.case.endswith(("_banker", "_player", "_walk"))
-    return {
+    resplit = None
+    if res.resplit is not None:  # 强奸: how the banker split the cards it may arrange
+        whose = g.config.force_rearrange
+        resplit = {"whose": whose, **(arr_json(res.resplit) or {})}
+        shown = f"{' '.join(resplit['head'])} | {' '.join(resplit['tail'])}"
+        steps_zh.append(f"庄家组{'闲家' if whose == 'player' else '自己'}的牌 {shown}")
+        owner = "the player's" if whose == "player" else "its own"
+        steps_en.append(f"the banker splits {owner} cards {shown}")
+    line = {
         "seat": p, "rule": d.line, "case": d.case, "mult": d.mult, "drinker": d.drinker,
         "zh": f"闲家{p}：{'·'.join(steps_zh)}{'（' + res_zh + '）' if compared else ''} → {drinks_zh}"
               f"（规则{d.line}）",
@@ -226,6 +237,9 @@ def settlement_line(g: ShuiyuState, p: int, res: PlayerResult, row: list[float])
               f" (rule {d.line})",
         "points": row,
     }
+    if resplit is not None:
+        line["resplit"] = resplit
+    return line
 
 
 def round_result(rnd: int, banker: int, lines: list[dict[str, Any]], scores: list[float],
