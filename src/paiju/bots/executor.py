@@ -312,10 +312,14 @@ class RayExecutor:
         if not ray.is_initialized():
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                       "logging_level": "WARNING", "configure_logging": True}
-            if self.address is not None:
-                ray.init(address=self.address, **kwargs)
-            else:
-                ray.init(num_cpus=self.requested or default_workers(), **kwargs)
+            try:
+                if self.address is not None:
+                    ray.init(address=self.address, **kwargs)
+                else:
+                    ray.init(address="local", num_cpus=self.requested or default_workers(), **kwargs)
+            except (ConnectionError, RuntimeError, ValueError) as e:
+                where = f"the Ray cluster at {self.address}" if self.address else "a local Ray"
+                raise RuntimeError(f"cannot start or reach {where}: {str(e).splitlines()[0]}") from e
             self._started = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.workers = min(self.requested, cpus) if self.requested else cpus

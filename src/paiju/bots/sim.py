@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -17,6 +18,18 @@ class MatchResult(NamedTuple):
     seed: int
     scores: tuple[float, ...]
     actions: int
+
+
+def prepare_bots(game: str, kinds: Sequence[str]) -> None:
+    """Build what the bots share before the workers start (a game's study module may offer ``prepare_bots``,
+    e.g. 水鱼's odds tables): with fork the workers inherit it instead of each building its own."""
+    try:
+        module = importlib.import_module(get_game(game).__module__.rsplit(".", 1)[0] + ".study")
+    except ImportError:
+        return
+    prepare = getattr(module, "prepare_bots", None)
+    if prepare is not None:
+        prepare(kinds)
 
 
 def play_match(game: str, config: Any, kinds: Sequence[str], seed: int) -> MatchResult:
@@ -58,4 +71,5 @@ def sim_work(game: str, config: Any, kinds: Sequence[str], *, games: int, seed: 
              per_match: bool = False) -> Work[int, MatchResult, dict[str, Any]]:
     """Matches ``seed .. seed + games - 1`` with the given bots, merged into the ``paiju sim`` summary."""
     return Work(play=partial(play_match, game, config, tuple(kinds)), jobs=range(seed, seed + games),
-                merge=SimMerge(game, seed, tuple(kinds), config.to_dict(), per_match))
+                merge=SimMerge(game, seed, tuple(kinds), config.to_dict(), per_match),
+                prepare=partial(prepare_bots, game, tuple(kinds)))

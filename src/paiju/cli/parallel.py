@@ -6,6 +6,9 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+import time
+from contextlib import ExitStack
+from dataclasses import replace
 from typing import Annotated, Any
 
 import typer
@@ -32,8 +35,13 @@ def run_work(work: Work[Any, Any, Any], label: str, *, workers: int | None, ray:
         executor = make_executor(workers, ray=ray, ray_address=ray_address, prepare=work.prepare)
     except RuntimeError as e:  # no Ray installed
         raise typer.BadParameter(str(e)) from e
-    # The workers start before the bar's refresh thread, so forking them is safe.
-    with executor as ex:
+    start = time.perf_counter()
+    with ExitStack() as stack:
+        try:  # the workers start before the bar's refresh thread, so forking them is safe
+            ex = stack.enter_context(executor)
+        except RuntimeError as e:  # a Ray cluster that cannot be reached
+            err.print(f"[red]{e}[/]")
+            raise typer.Exit(1) from e
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    TextColumn("eta"), TimeRemainingColumn())
         with Progress(*columns, console=err, disable=not progress, transient=True) as bar:
@@ -41,7 +49,8 @@ def run_work(work: Work[Any, Any, Any], label: str, *, workers: int | None, ray:
             outcome = execute(work, ex, lambda n: bar.advance(task, n))
     if outcome.interrupted:
         err.print(f"interrupted: {outcome.done} of {outcome.total} finished; the summary covers those")
-    return outcome
+    # ``seconds`` covers starting the workers (and Ray) and preparing them, not only the jobs
+    return replace(outcome, seconds=time.perf_counter() - start)
 
 
 def emit(summary: dict[str, Any], outcome: Outcome[Any], finished: dict[str, Any] | None = None) -> None:

@@ -117,6 +117,12 @@ def play_selfplay(seed: int) -> SelfPlay:
     return SelfPlay((sum(b.stats.hands[0] for b in bots), sum(b.stats.hands[1] for b in bots)), calls)
 
 
+def prepare_bots(kinds: Sequence[str]) -> None:
+    """``paiju sim``'s warm-up: the odds tables, once, before the workers fork, when an OddsBot will play."""
+    if any(bot_maker("shuiyu", k) is OddsBot for k in kinds):
+        odds_tables()
+
+
 Job = tuple[str, int]
 """("selfplay", match) or (opponent kind, deal)"""
 
