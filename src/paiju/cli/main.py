@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import time
 from pathlib import Path
@@ -9,12 +10,37 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
 from paiju.bots import get_bot
 from paiju.cli.parallel import RayAddress, ShowProgress, UseRay, Workers, emit, finished_seeds, run_work
 from paiju.core import ConfigError, Game, Record, UnknownGameError, game_names, get_game
 
-app = typer.Typer(help="牌局 paiju — Chinese regional card and tile games.", no_args_is_help=True)
+
+class _Commands(TyperGroup):
+    """Adds the card room's ``serve`` (server extra) only when it is asked for: importing the server takes ~0.25 s,
+    seconds on a busy machine, that ``paiju sim`` and every worker start should not pay."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = super().list_commands(ctx)
+        if "serve" not in names and importlib.util.find_spec("uvicorn") is not None:
+            names.append("serve")
+        return names
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None or cmd_name != "serve":
+            return found
+        try:
+            from paiju.server.cli import register  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            return None
+        room = typer.Typer()
+        register(room)
+        return typer.main.get_command(room)
+
+
+app = typer.Typer(help="牌局 paiju — Chinese regional card and tile games.", no_args_is_help=True, cls=_Commands)
 err = Console(stderr=True)
 
 
@@ -146,15 +172,10 @@ def replay(
 
 
 def _register_optional() -> None:
-    """``paiju study``; commands from extras (the card room) appear when their module is present."""
+    """``paiju study`` (beside ``sim``)."""
     from paiju.cli.parallel import register as register_study
 
     register_study(app)
-    try:
-        from paiju.server.cli import register  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return
-    register(app)
 
 
 _register_optional()

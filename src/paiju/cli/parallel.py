@@ -87,8 +87,7 @@ def register(app: typer.Typer) -> None:
         ray_address: RayAddress = None,
         progress: ShowProgress = True,
     ) -> None:
-        """Run the game's bot study (duplicate deals) and print a JSON summary; the same figures on any number
-        of workers."""
+        """Run the game's bot study (duplicate deals) and print a JSON summary (the same on any number of workers)."""
         from paiju.bots.study import StudyArgs, StudySpec
         from paiju.core import UnknownGameError, get_game
 
