@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import logging
 import os
 import resource
 import statistics
@@ -120,6 +121,35 @@ def startup(repeats: int = 5) -> None:
               f"{statistics.median(times) * 1000:.0f} ms")
 
 
+def ray_overhead(rounds: int, games: int) -> None:
+    """The same work on two warm worker processes and on a warm local Ray with 2 CPUs, in this process,
+    interleaved: what Ray's tasks cost over plain processes once both are running (start-up apart)."""
+    import ray
+
+    from paiju.bots.executor import RayExecutor
+    from paiju.bots.sim import sim_work
+    from paiju.core import get_game
+
+    work = sim_work("huashui", get_game("huashui").config_class(), ["best"] * 4, games=games)
+    times: dict[str, list[float]] = {"processes": [], "ray": []}
+    with ProcessExecutor(2) as px:  # forked before Ray starts its threads
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+        try:
+            with RayExecutor(2) as rx:
+                first = {name: execute(work, ex).summary for name, ex in (("processes", px), ("ray", rx))}
+                assert first["processes"] == first["ray"], "Ray and processes disagree"
+                for r in range(rounds):
+                    for name, ex in (("processes", px), ("ray", rx)) if r % 2 == 0 else (("ray", rx),
+                                                                                        ("processes", px)):
+                        times[name].append(execute(work, ex).seconds)
+        finally:
+            ray.shutdown()
+    proc, on_ray = statistics.median(times["processes"]), statistics.median(times["ray"])
+    print(f"\n### Ray's cost per task, both warm: {games} 滑水 matches, {rounds} interleaved rounds\n\n"
+          f"2 worker processes {proc:.2f} s, Ray with 2 CPUs {on_ray:.2f} s (medians): Ray takes "
+          f"**{on_ray / proc - 1:+.1%}** (goal: under +10%)", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the short command")
@@ -144,6 +174,8 @@ def main() -> None:
 
     measure(f"the short command: {args.games} 滑水 matches, best bots",
             ["sim", "huashui", "--games", str(args.games), "--no-progress"], configs(True), args.rounds)
+    if ray:
+        ray_overhead(args.rounds + 2, args.games)
     if args.study_rounds:
         measure(f"a study of about a CPU-minute: {args.study_deals} 滑水 duplicate deals",
                 ["study", "huashui", "--deals", str(args.study_deals), "--against", "greedy", "--no-progress"],

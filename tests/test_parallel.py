@@ -4,6 +4,7 @@ every worker and prints what finished."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -150,7 +151,7 @@ def test_ray_and_the_server_are_imported_only_when_used(monkeypatch: pytest.Monk
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[Any]:
     ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'paiju[cluster]'")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     try:
         yield ray
     finally:

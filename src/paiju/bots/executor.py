@@ -17,6 +17,7 @@ merges what had finished and says so in ``Outcome.interrupted``.
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import os
 import signal
@@ -311,7 +312,7 @@ class RayExecutor:
         ray = self.ray
         if not ray.is_initialized():
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
-                                      "logging_level": "WARNING", "configure_logging": True}
+                                      "logging_level": logging.WARNING, "configure_logging": True}
             try:
                 if self.address is not None:
                     ray.init(address=self.address, **kwargs)

@@ -23,7 +23,7 @@ from paiju.core.game import Game
 from paiju.core.registry import get_game
 
 from .base import Bot, play_out
-from .executor import Work, execute, make_executor
+from .executor import Work
 
 BotMaker = Callable[[int], Bot]
 Summary = dict[str, Any]
@@ -196,66 +196,6 @@ class StudySpec:
     plan: Callable[[StudyArgs], Work[Any, Any, Summary]]
     options: Mapping[str, str] = field(default_factory=dict)
     """``-o`` options the study understands, with what each does"""
-
-
-@dataclass(frozen=True)
-class StudyResult:
-    deals: int
-    hands: int
-    mean: float
-    ci95: float
-    decision_p50_ms: float
-    decision_p99_ms: float
-    seconds: float
-    decision_cpu_p50_ms: float = 0.0
-    decision_cpu_p99_ms: float = 0.0
-    measures: tuple[tuple[tuple[float, ...], ...], ...] = ()
-    """per deal, per rotation: the row's ``measure``"""
-
-    def line(self) -> str:
-        return (f"{self.mean:+.3f} ± {self.ci95:.3f} per hand (95% CI, {self.deals} deals, {self.hands} hands); "
-                f"decisions p50 {self.decision_p50_ms:.2f} ms, p99 {self.decision_p99_ms:.2f} ms")
-
-
-def duplicate_study(
-    game: str,
-    hero: BotMaker,
-    opponent: BotMaker,
-    *,
-    deals: int,
-    rotations: Sequence[Sequence[int]],
-    config: Any = None,
-    seed: int = 0,
-    hands_per_match: Callable[[Game[Any]], int] | None = None,
-    score: Callable[[Game[Any], Sequence[int]], float] | None = None,
-    measure: Callable[[Game[Any], Sequence[int]], tuple[float, ...]] | None = None,
-    progress: Callable[[int], None] | None = None,
-    workers: int | None = 1,
-) -> StudyResult:
-    """Play every deal once per rotation (the hero's seats in that rotation) and compare; one row, from Python.
-
-    ``workers=None`` uses every core (the makers and functions must then pickle).
-    """
-    row = DuplicateDeals(game, hero, opponent, tuple(tuple(r) for r in rotations), config, seed, hands_per_match,
-                         score, measure)
-    done = [0]
-
-    def tick(n: int) -> None:
-        done[0] += n
-        if progress is not None:
-            progress(done[0])
-
-    work: Work[int, DealResult, list[DealResult]] = Work(row.play, list(range(deals)), lambda _, rs: list(rs))
-    with make_executor(workers) as ex:
-        outcome = execute(work, ex, tick)
-    if outcome.interrupted:
-        raise KeyboardInterrupt
-    s = row_summary(outcome.summary)
-    return StudyResult(deals=deals, hands=s["hands"], mean=s["mean"], ci95=s["ci95"],
-                       decision_p50_ms=s["decision_p50_ms"], decision_p99_ms=s["decision_p99_ms"],
-                       seconds=outcome.seconds, decision_cpu_p50_ms=s["decision_cpu_p50_ms"],
-                       decision_cpu_p99_ms=s["decision_cpu_p99_ms"],
-                       measures=tuple(r.measures for r in outcome.summary))
 
 
 Row = tuple[str, str, DuplicateDeals]
