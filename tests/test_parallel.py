@@ -57,6 +57,12 @@ def test_sim_summary_is_the_same_on_1_2_and_4_workers(game: str) -> None:
     assert two["seconds"] > 0 and "games_per_second" not in without_timing(two)
 
 
+def test_spawned_workers_agree_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spawned workers share nothing with the parent (not even its hash seed): results still depend on seeds only."""
+    monkeypatch.setenv("PAIJU_START_METHOD", "spawn")
+    assert without_timing(_sim("weimaque", 2)) == without_timing(_sim("weimaque", 1))
+
+
 def _study(game: str, args: StudyArgs, executor: Executor) -> tuple[dict[str, Any], list[Any]]:
     """The study's summary, and every job's own result (decision times left out), in job order."""
     module = __import__(f"paiju.games.{game}.study", fromlist=["STUDY"])

@@ -193,8 +193,8 @@ class ProcessExecutor:
         try:
             for _ in range(self.workers):
                 ours, theirs = ctx.Pipe()
-                proc = ctx.Process(target=_worker_main, args=(theirs, list(self._conns)), daemon=True,
-                                   name="paiju-worker")
+                inherited = list(self._conns) if self.method == "fork" else []
+                proc = ctx.Process(target=_worker_main, args=(theirs, inherited), daemon=True, name="paiju-worker")
                 proc.start()
                 theirs.close()
                 self._procs.append(proc)
