@@ -209,14 +209,12 @@ class ProcessExecutor:
         chunks = deque(guided_chunks(len(jobs), self.workers))
         outstanding = len(jobs)
         by_conn = dict(zip(self._conns, self._procs, strict=True))
-        idle: list[connection.Connection] = []
 
         def feed(conn: connection.Connection) -> None:
+            """The next chunk to a worker that asks; with none left, it waits for the next ``imap``."""
             if chunks:
                 start, stop = chunks.popleft()
                 conn.send((play, prepare, start, list(jobs[start:stop])))
-            else:
-                idle.append(conn)
 
         try:
             for conn in self._conns:
