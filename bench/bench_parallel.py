@@ -162,6 +162,7 @@ def main() -> None:
     ap.add_argument("--study-deals", type=int, default=400, help="deals of the study (about a CPU-minute)")
     ap.add_argument("--study-rounds", type=int, default=2, help="interleaved rounds of the study (0: skip it)")
     ap.add_argument("--no-ray", action="store_true", help="leave Ray out")
+    ap.add_argument("--no-start-methods", action="store_true", help="leave out the forkserver and spawn rows")
     args = ap.parse_args()
     ray = not args.no_ray and importlib.util.find_spec("ray") is not None
     if not ray and not args.no_ray:
@@ -179,7 +180,8 @@ def main() -> None:
         return out
 
     measure(f"the short command: {args.games} 滑水 matches, best bots",
-            ["sim", "huashui", "--games", str(args.games), "--no-progress"], configs(True), args.rounds)
+            ["sim", "huashui", "--games", str(args.games), "--no-progress"], configs(not args.no_start_methods),
+            args.rounds)
     if ray:
         ray_overhead(args.rounds + 2, args.games)
     if args.study_rounds:
