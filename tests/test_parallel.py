@@ -33,6 +33,7 @@ from paiju.bots.sim import play_match, sim_work
 from paiju.bots.study import DealResult, StudyArgs
 from paiju.cli.main import app
 from paiju.core import get_game
+from paiju.core.registry import entry
 
 runner = CliRunner()
 SIM_GAMES = ("huashui", "weimaque", "shengji")
@@ -65,8 +66,7 @@ def test_spawned_workers_agree_too(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _study(game: str, args: StudyArgs, executor: Executor) -> tuple[dict[str, Any], list[Any]]:
     """The study's summary, and every job's own result (decision times left out), in job order."""
-    module = __import__(f"paiju.games.{game}.study", fromlist=["STUDY"])
-    work = module.STUDY.plan(args)
+    work = entry(game).study_spec().plan(args)
     with executor as ex:
         outcome = execute(Work(work.play, work.jobs, lambda _, rs: list(rs), work.prepare), ex)
     assert not outcome.interrupted and outcome.done == len(work.jobs)
@@ -184,14 +184,14 @@ def test_ray_gives_the_same_results(local_ray: Any) -> None:
 
 def _children(pid: int) -> list[int]:
     found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
             try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
             if int(fields[1]) == pid:
-                found.append(int(entry.name))
+                found.append(int(proc.name))
     return found
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
-from paiju.core.registry import get_game
+from paiju.core.registry import entry, get_game
 
 from .base import get_bot, play_out
 from .executor import Work
@@ -21,15 +20,11 @@ class MatchResult(NamedTuple):
 
 
 def prepare_bots(game: str, kinds: Sequence[str]) -> None:
-    """Build what the bots share before the workers start (a game's study module may offer ``prepare_bots``,
-    e.g. 水鱼's odds tables): with fork the workers inherit it instead of each building its own."""
-    try:
-        module = importlib.import_module(get_game(game).__module__.rsplit(".", 1)[0] + ".study")
-    except ImportError:
-        return
-    prepare = getattr(module, "prepare_bots", None)
-    if prepare is not None:
-        prepare(kinds)
+    """Build what the bots share before the workers start (a game's study may say how, e.g. 水鱼's odds tables):
+    with fork the workers inherit it instead of each building its own."""
+    spec = entry(game).study_spec()
+    if spec is not None and spec.prepare_bots is not None:
+        spec.prepare_bots(kinds)
 
 
 def play_match(game: str, config: Any, kinds: Sequence[str], seed: int) -> MatchResult:

@@ -196,6 +196,8 @@ class StudySpec:
     plan: Callable[[StudyArgs], Work[Any, Any, Summary]]
     options: Mapping[str, str] = field(default_factory=dict)
     """``-o`` options the study understands, with what each does"""
+    prepare_bots: Callable[[Sequence[str]], None] | None = None
+    """What ``paiju sim`` should build once, before its workers start, for these bot kinds"""
 
 
 Row = tuple[str, str, DuplicateDeals]

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 import time
@@ -89,14 +88,16 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run the game's bot study (duplicate deals) and print a JSON summary (the same on any number of workers)."""
         from paiju.bots.study import StudyArgs, StudySpec
-        from paiju.core import UnknownGameError, get_game
+        from paiju.core import UnknownGameError
+        from paiju.core.registry import entry
 
         try:
-            cls = get_game(game)
+            found: StudySpec | None = entry(game).study_spec()
         except UnknownGameError as e:
             raise typer.BadParameter(str(e)) from e
-        module = importlib.import_module(cls.__module__.rsplit(".", 1)[0] + ".study")
-        spec: StudySpec = module.STUDY
+        if found is None:
+            raise typer.BadParameter(f"{game} has no bot study")
+        spec = found
         options: dict[str, Any] = {}
         for item in option or []:
             key, sep, raw = item.partition("=")

@@ -177,4 +177,5 @@ def plan(args: StudyArgs) -> Work[Job, ShuiyuDeal | SelfPlay, Summary]:
 
 
 STUDY = StudySpec(deals=1250, seed=0, against=("random", "biggest_head"), plan=plan,
-                  options={"selfplay": "also N matches of OddsBot self-play: what each call says about the hand"})
+                  options={"selfplay": "also N matches of OddsBot self-play: what each call says about the hand"},
+                  prepare_bots=prepare_bots)
