@@ -157,7 +157,7 @@ def ray_overhead(rounds: int, games: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the short command")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of the short command (0: skip it)")
     ap.add_argument("--games", type=int, default=120, help="matches of the short command")
     ap.add_argument("--study-deals", type=int, default=400, help="deals of the study (about a CPU-minute)")
     ap.add_argument("--study-rounds", type=int, default=2, help="interleaved rounds of the study (0: skip it)")
@@ -179,11 +179,12 @@ def main() -> None:
             out.append(Config("Ray, local ray.init(num_cpus=2)", ["--ray", "--workers", "2"], cpu_counted=False))
         return out
 
-    measure(f"the short command: {args.games} 滑水 matches, best bots",
-            ["sim", "huashui", "--games", str(args.games), "--no-progress"], configs(not args.no_start_methods),
-            args.rounds)
-    if ray:
-        ray_overhead(args.rounds + 2, args.games)
+    if args.rounds:
+        measure(f"the short command: {args.games} 滑水 matches, best bots",
+                ["sim", "huashui", "--games", str(args.games), "--no-progress"], configs(not args.no_start_methods),
+                args.rounds)
+        if ray:
+            ray_overhead(args.rounds + 2, args.games)
     if args.study_rounds:
         measure(f"a study of about a CPU-minute: {args.study_deals} 滑水 duplicate deals",
                 ["study", "huashui", "--deals", str(args.study_deals), "--against", "greedy", "--no-progress"],
