@@ -46,14 +46,19 @@ def bot_names(game: str) -> list[str]:
     return list(_game_bots(game))
 
 
-def get_bot(game: str, kind: str = "best", seed: int = 0) -> Bot:
-    """A bot for ``game``; ``best`` is the strongest the game offers."""
+def bot_maker(game: str, kind: str = "best") -> BotFactory:
+    """The factory (usually the class) of a bot kind: what studies pass to other processes."""
     bots = _game_bots(game)
     if kind == "best":
         kind = next((k for k in bots if k != "random"), "random")
     if kind not in bots:
         raise KeyError(f"no bot {kind!r} for {game}; known: {', '.join(bots)}")
-    return bots[kind](seed)
+    return bots[kind]
+
+
+def get_bot(game: str, kind: str = "best", seed: int = 0) -> Bot:
+    """A bot for ``game``; ``best`` is the strongest the game offers."""
+    return bot_maker(game, kind)(seed)
 
 
 def play_out(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import time
 from pathlib import Path
@@ -9,12 +10,37 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
+from typer.core import TyperGroup
 
 from paiju.bots import get_bot
+from paiju.cli.parallel import RayAddress, ShowProgress, UseRay, Workers, emit, finished_seeds, run_work
 from paiju.core import ConfigError, Game, Record, UnknownGameError, game_names, get_game
 
-app = typer.Typer(help="牌局 paiju — Chinese regional card and tile games.", no_args_is_help=True)
+
+class _Commands(TyperGroup):
+    """Adds the card room's ``serve`` (server extra) only when it is asked for: importing the server takes ~0.25 s,
+    seconds on a busy machine, that ``paiju sim`` and every worker start should not pay."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = super().list_commands(ctx)
+        if "serve" not in names and importlib.util.find_spec("uvicorn") is not None:
+            names.append("serve")
+        return names
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None or cmd_name != "serve":
+            return found
+        try:
+            from paiju.server.cli import register  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            return None
+        room = typer.Typer()
+        register(room)
+        return typer.main.get_command(room)
+
+
+app = typer.Typer(help="牌局 paiju — Chinese regional card and tile games.", no_args_is_help=True, cls=_Commands)
 err = Console(stderr=True)
 
 
@@ -87,42 +113,34 @@ def sim(
     seed: Annotated[int, typer.Option(help="first seed; match i uses seed+i")] = 0,
     bots: Annotated[str, typer.Option(help="bot kind per seat, comma-separated, or one for all")] = "best",
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option key=value")] = None,
-    progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
+    progress: ShowProgress = True,
+    workers: Workers = None,
+    ray: UseRay = False,
+    ray_address: RayAddress = None,
+    per_match: Annotated[bool, typer.Option(help="list every match's seed, scores and actions")] = False,
 ) -> None:
-    """Bots only: play N seeded matches and print a JSON summary."""
-    from paiju.bots import play_out
+    """Bots only: play N seeded matches and print a JSON summary (the same on any number of workers)."""
+    from paiju.bots.sim import sim_work
 
     cls = _game_class(game)
     cfg = _config(game, option)
     kinds = bots.split(",")
-    start = time.perf_counter()
-    probe = cls.new(cfg, seed)
-    n_seats = probe.num_seats
+    n_seats = cls.new(cfg, seed).num_seats
     if len(kinds) == 1:
         kinds = kinds * n_seats
     if len(kinds) != n_seats:
         raise typer.BadParameter(f"{game} has {n_seats} seats; give 1 or {n_seats} bot kinds")
-    totals = [0.0] * n_seats
-    actions = 0
-    with Progress(console=err, disable=not progress, transient=True) as bar:
-        task = bar.add_task(f"{game}", total=games)
-        for i in range(games):
-            g = cls.new(cfg, seed + i)
-            seat_bots = [get_bot(game, k, (seed + i) * 31 + s) for s, k in enumerate(kinds)]
-            play_out(g, seat_bots)
-            result = g.result()
-            assert result is not None
-            for s, v in enumerate(result.scores):
-                totals[s] += v
-            actions += len(g.history)
-            bar.advance(task)
-    seconds = time.perf_counter() - start
-    summary = {
-        "game": game, "games": games, "seed": seed, "bots": kinds, "config": cfg.to_dict(),
-        "totals": totals, "mean_per_game": [t / games for t in totals],
-        "actions": actions, "seconds": round(seconds, 3), "games_per_second": round(games / seconds, 1),
-    }
-    typer.echo(json.dumps(summary, ensure_ascii=False))
+    try:
+        for kind in set(kinds):
+            get_bot(game, kind)
+    except KeyError as e:
+        raise typer.BadParameter(str(e.args[0])) from e
+    work = sim_work(game, cfg, kinds, games=games, seed=seed, per_match=per_match)
+    outcome = run_work(work, game, workers=workers, ray=ray, ray_address=ray_address, progress=progress)
+    summary = outcome.summary
+    summary["seconds"] = round(outcome.seconds, 3)
+    summary["games_per_second"] = round(outcome.done / outcome.seconds, 1) if outcome.seconds else 0.0
+    emit(summary, outcome, finished_seeds(outcome, seed))
 
 
 @app.command()
@@ -154,12 +172,10 @@ def replay(
 
 
 def _register_optional() -> None:
-    """Commands from extras (the card room) appear when their module is present."""
-    try:
-        from paiju.server.cli import register  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return
-    register(app)
+    """``paiju study`` (beside ``sim``)."""
+    from paiju.cli.parallel import register as register_study
+
+    register_study(app)
 
 
 _register_optional()

@@ -65,6 +65,8 @@ class GameEntry:
     bots: Ref | Mapping[str, BotFactory] | None = None
     """The game's bots in order, strongest first (``random`` is always offered besides)."""
     terminal: Ref | Terminal | None = None
+    study: Ref | Any = None
+    """The bot study ``paiju study`` runs (a :class:`paiju.bots.study.StudySpec`); None: the game has none."""
 
     def game(self) -> type[Game[Any]]:
         cls: type[Game[Any]] = load(self.engine) if isinstance(self.engine, str) else self.engine
@@ -88,10 +90,14 @@ class GameEntry:
         hooks: Terminal = load(self.terminal) if isinstance(self.terminal, str) else self.terminal
         return hooks
 
+    def study_spec(self) -> Any:
+        """The game's study (a ``paiju.bots.study.StudySpec``), or None."""
+        return load(self.study) if isinstance(self.study, str) else self.study
+
 
 def _entry(game: str, package: str, cls: str) -> GameEntry:
     return GameEntry(game, engine=f"{package}.engine:{cls}Game", config=f"{package}.config:{cls}Config",
-                     bots=f"{package}.bots:BOTS", terminal=f"{package}.cli:TERMINAL")
+                     bots=f"{package}.bots:BOTS", terminal=f"{package}.cli:TERMINAL", study=f"{package}.study:STUDY")
 
 
 GAMES: dict[str, GameEntry | Ref] = {

@@ -1,6 +1,7 @@
 """The bot study: duplicate deals, the bot in each of the three player seats of the same cards.
 
-    .venv/bin/python -m paiju.games.weimaque.study --deals 2000
+    paiju study weimaque --deals 2000            # every core; --workers 1 for one process
+    .venv/bin/python -m paiju.games.weimaque.study --deals 2000      # the same, printed as the docs' table
 
 For every deal (seed) the match is played three times, the bot sitting once in each player seat (the
 dealer's, its next and its previous seat; the 守醒 seat never plays) against two copies of the opponent.
@@ -12,55 +13,93 @@ time of its decisions (p50 / p99).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from paiju.bots.base import Bot, RandomBot, play_out
-from paiju.bots.study import DecisionClock, mean_ci95, percentile
+from paiju.bots.base import Bot, RandomBot, bot_maker
+from paiju.bots.executor import Work, execute, make_executor
+from paiju.bots.study import DealResult, DuplicateDeals, StudyArgs, StudySpec, Summary, rows_work
+from paiju.core.game import Game
 
-from .bots import ClosestToWinBot, SmartBot
-from .engine import WeimaqueGame
+from .bots import ClosestToWinBot
 
 PLAYER_SEATS = (0, 1, 3)  # dealer 0 (config first_dealer=0), 守醒 2
+FIRST_DEAL = 100_000
 
 
-def duel(bot: Callable[[int], Bot], opponent: Callable[[int], Bot], deals: int, start: int) -> dict[str, Any]:
-    per_deal: list[float] = []
-    wins = chou = hands = 0
-    times: list[float] = []
-    for d in range(start, start + deals):
-        total = 0.0
-        for me in PLAYER_SEATS:
-            g = WeimaqueGame.new(seed=d)
-            hero = DecisionClock(bot(d * 8 + me))
-            play_out(g, [hero if s == me else opponent(d * 8 + s) for s in range(4)])
-            times.extend(hero.times)
-            total += g.totals()[me]
-            winner = g.results[-1]["winner"]
-            wins += winner == me
-            chou += winner is None
-            hands += 1
-        per_deal.append(total / len(PLAYER_SEATS))
-    mean, half = mean_ci95(per_deal)
-    return {"hands": hands, "deals": deals, "mean_xi": mean, "ci95": half, "win_rate": wins / hands,
-            "chou_rate": chou / hands, "p50_ms": 1000 * percentile(times, 0.5),
-            "p99_ms": 1000 * percentile(times, 0.99)}
+def win_or_chou(g: Game[Any], seats: Sequence[int]) -> tuple[float, ...]:
+    """(the hero won, nobody won) for one hand."""
+    winner = g.results[-1]["winner"]  # type: ignore[attr-defined]
+    return (float(winner == seats[0]), float(winner is None))
+
+
+@dataclass(frozen=True)
+class WeimaqueDeals(DuplicateDeals):
+    """Deal ``seed + d`` with the bots seeded by the deal (deal × 8 + seat), as the study always was."""
+
+    def bot_seed(self, d: int, r: int, seat: int, hero: bool) -> int:
+        return (self.seed + d) * 8 + seat
+
+
+def _rates(row: DuplicateDeals, results: list[DealResult]) -> Summary:
+    per_hand = [m for r in results for m in r.measures]
+    return {"win_rate": sum(m[0] for m in per_hand) / len(per_hand),
+            "chou_rate": sum(m[1] for m in per_hand) / len(per_hand)}
+
+
+def duel_row(bot: Callable[[int], Bot], opponent: Callable[[int], Bot], start: int) -> WeimaqueDeals:
+    return WeimaqueDeals("weimaque", bot, opponent, tuple((s,) for s in PLAYER_SEATS), seed=start,
+                         measure=win_or_chou)
+
+
+def plan(args: StudyArgs) -> Work[tuple[int, int], DealResult, Summary]:
+    """The smart bot against each opponent kind, and the closest-to-win bot against random players for scale."""
+    hero = args.options.get("bot", "smart")
+    rows = [(hero, opp, duel_row(bot_maker("weimaque", hero), bot_maker("weimaque", opp), args.seed))
+            for opp in args.against]
+    if args.options.get("scale", True):
+        rows.append(("closest", "random", duel_row(ClosestToWinBot, RandomBot, args.seed)))
+    return rows_work("weimaque", rows, args.deals, seed=args.seed, unit="息 won per hand", extra=_rates)
+
+
+STUDY = StudySpec(deals=2000, seed=FIRST_DEAL, against=("random", "closest"), plan=plan,
+                  options={"bot": "the studied bot (default smart)",
+                           "scale": "also closest vs random, for scale (default true)"})
+
+
+def duel(bot: Callable[[int], Bot], opponent: Callable[[int], Bot], deals: int, start: int,
+         workers: int | None = 1) -> dict[str, Any]:
+    """One row from Python, in the study's old shape."""
+    work = rows_work("weimaque", [("bot", "opponent", duel_row(bot, opponent, start))], deals, seed=start,
+                     unit="息", extra=_rates)
+    with make_executor(workers) as ex:
+        row = execute(work, ex).summary["rows"][0]
+    return {"hands": row["hands"], "deals": deals, "mean_xi": row["mean"], "ci95": row["ci95"],
+            "win_rate": row["win_rate"], "chou_rate": row["chou_rate"], "p50_ms": row["decision_p50_ms"],
+            "p99_ms": row["decision_p99_ms"]}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description="偎麻雀 bot study with duplicate deals")
-    ap.add_argument("--deals", type=int, default=2000)
-    ap.add_argument("--start", type=int, default=100_000, help="first deal seed")
+    ap.add_argument("--deals", type=int, default=STUDY.deals)
+    ap.add_argument("--start", type=int, default=FIRST_DEAL, help="first deal seed")
+    ap.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    ap.add_argument("--json", action="store_true", help="print the JSON summary instead of the table")
     args = ap.parse_args()
-    rows: list[tuple[str, str, Callable[[int], Bot], Callable[[int], Bot]]] = [
-        ("smart", "random", SmartBot, RandomBot), ("smart", "closest", SmartBot, ClosestToWinBot),
-            ("closest", "random", ClosestToWinBot, RandomBot)]
+    work = plan(StudyArgs(args.deals, args.start, STUDY.against))
+    with make_executor(args.workers, prepare=work.prepare) as ex:
+        summary = execute(work, ex).summary
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+        return
     print("| bot | opponents | hands | mean 息 won per hand | 95% CI | win rate | 臭 rate | p50 ms | p99 ms |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for name, opp, b, o in rows:
-        r = duel(b, o, args.deals, args.start)
-        print(f"| {name} | 2 × {opp} | {r['hands']} | {r['mean_xi']:+.2f} | ±{r['ci95']:.2f} | "
-              f"{r['win_rate']:.1%} | {r['chou_rate']:.1%} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} |", flush=True)
+    for r in summary["rows"]:
+        print(f"| {r['bot']} | 2 × {r['against']} | {r['hands']} | {r['mean']:+.2f} | ±{r['ci95']:.2f} | "
+              f"{r['win_rate']:.1%} | {r['chou_rate']:.1%} | {r['decision_p50_ms']:.2f} | "
+              f"{r['decision_p99_ms']:.2f} |")
 
 
 if __name__ == "__main__":

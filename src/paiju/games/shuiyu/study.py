@@ -1,0 +1,181 @@
+"""The bot study: duplicate deals, OddsBot in every seat of the same cards in turn.
+
+    paiju study shuiyu --deals 1250 -o selfplay=1000        # every core
+
+The default table (4 seats, 4 rounds, the bank passing round the table) is played once per rotation of every
+deal: the hero (OddsBot) sits in seat r and three copies of the opponent in the others, for r = 0..3, so the hero
+holds every seat's cards and banks once per match.  Deal d is seed 10000 + d; one deal = 4 matches = 16 rounds; a
+sample is the hero's mean per round over the 4 rotations; the 95% intervals are over deals.  The same deals are
+also played with the opponent in the hero's seat (the baseline drinks).  ``-o selfplay=N`` adds what OddsBot's
+calls say about its hand in N matches of self-play.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from paiju.bots.base import Bot, bot_maker, play_out
+from paiju.bots.executor import Work
+from paiju.bots.study import DecisionClock, StudyArgs, StudySpec, Summary, decision_times, interval
+
+from .bots import OddsBot, odds_tables
+from .config import ShuiyuConfig
+from .engine import ShuiyuGame
+
+DEAL_SEED = 10_000
+SELFPLAY_SEED = 20_000
+CALLS = ("open", "cover", "force", "attack", "push")
+
+
+class ShuiyuDeal(NamedTuple):
+    """One deal against one opponent: the hero's figures per round (means over the 4 rotations)."""
+
+    score: float
+    drinks: float
+    base_drinks: float
+    banker: float
+    player: float
+    claims: dict[str, tuple[int, int]]
+    wall: list[float]
+    cpu: list[float]
+
+
+class SelfPlay(NamedTuple):
+    hands: tuple[int, int]
+    calls: dict[str, tuple[int, int]]
+
+
+def _play(deal: int, hero_seat: int, opponent: str, clocks: list[DecisionClock],
+          heroes: list[OddsBot]) -> tuple[float, float, list[tuple[str, float]]]:
+    """One match; the hero's score and drinks per round, and its score per round by role."""
+    g = ShuiyuGame.new(ShuiyuConfig(), DEAL_SEED + deal)
+    make = bot_maker("shuiyu", opponent)
+    bots: list[Bot] = []
+    for s in range(g.num_seats):
+        if s == hero_seat:
+            hero = OddsBot(deal * 31 + s)
+            heroes.append(hero)
+            clock = DecisionClock(hero)
+            clocks.append(clock)
+            bots.append(clock)
+        else:
+            bots.append(make(deal * 31 + s + 7))
+    roles: list[tuple[str, float]] = []
+
+    def on_event(ev: dict[str, Any]) -> None:
+        if ev["type"] == "settlement":
+            roles.append(("banker" if ev["banker"] == hero_seat else "player", ev["scores"][hero_seat]))
+
+    play_out(g, bots, on_event=on_event)
+    rounds = g.rounds_played
+    result = g.result()
+    assert result is not None
+    return result.scores[hero_seat] / rounds, result.detail["drinks"][hero_seat] / rounds, roles
+
+
+def _baseline_drinks(deal: int, opponent: str) -> float:
+    """The opponent bot in every seat of the same deal: its mean drinks per round per seat."""
+    g = ShuiyuGame.new(ShuiyuConfig(), DEAL_SEED + deal)
+    make = bot_maker("shuiyu", opponent)
+    play_out(g, [make(deal * 31 + s + 7) for s in range(g.num_seats)])
+    result = g.result()
+    assert result is not None
+    return statistics.fmean(result.detail["drinks"]) / g.rounds_played
+
+
+def play_deal(opponent: str, deal: int) -> ShuiyuDeal:
+    clocks: list[DecisionClock] = []
+    heroes: list[OddsBot] = []
+    score: list[float] = []
+    drinks: list[float] = []
+    as_banker: list[float] = []
+    as_player: list[float] = []
+    for r in range(4):
+        s, dr, roles = _play(deal, r, opponent, clocks, heroes)
+        score.append(s)
+        drinks.append(dr)
+        as_banker += [v for role, v in roles if role == "banker"]
+        as_player += [v for role, v in roles if role == "player"]
+    claims: dict[str, tuple[int, int]] = {}
+    for bot in heroes:
+        for kind, (n, bluffs) in bot.stats.by_kind.items():
+            made, bluffed = claims.get(kind, (0, 0))
+            claims[kind] = (made + n, bluffed + bluffs)
+    return ShuiyuDeal(statistics.fmean(score), statistics.fmean(drinks), _baseline_drinks(deal, opponent),
+                      statistics.fmean(as_banker), statistics.fmean(as_player), claims,
+                      [t for c in clocks for t in c.times], [t for c in clocks for t in c.cpu])
+
+
+def play_selfplay(seed: int) -> SelfPlay:
+    g = ShuiyuGame.new(ShuiyuConfig(), SELFPLAY_SEED + seed)
+    bots = [OddsBot(seed * 4 + s) for s in range(g.num_seats)]
+    play_out(g, bots)
+    calls = {c: (sum(b.stats.calls.get(c, [0, 0])[0] for b in bots), sum(b.stats.calls.get(c, [0, 0])[1]
+                                                                          for b in bots)) for c in CALLS}
+    return SelfPlay((sum(b.stats.hands[0] for b in bots), sum(b.stats.hands[1] for b in bots)), calls)
+
+
+def prepare_bots(kinds: Sequence[str]) -> None:
+    """``paiju sim``'s warm-up: the odds tables, once, before the workers fork, when an OddsBot will play."""
+    if any(bot_maker("shuiyu", k) is OddsBot for k in kinds):
+        odds_tables()
+
+
+Job = tuple[str, int]
+"""("selfplay", match) or (opponent kind, deal)"""
+
+
+def play_job(job: Job) -> ShuiyuDeal | SelfPlay:
+    kind, n = job
+    return play_selfplay(n) if kind == "selfplay" else play_deal(kind, n)
+
+
+def _row(opponent: str, deals: Sequence[ShuiyuDeal]) -> Summary:
+    row: Summary = {"bot": "odds", "against": opponent, "unit": "net drinks per round", "deals": len(deals),
+                    "hands": 16 * len(deals), **interval([d.score for d in deals])}
+    for key in ("drinks", "base_drinks", "banker", "player"):
+        figure = interval([getattr(d, key) for d in deals])
+        row[key], row[f"{key}_ci95"] = figure["mean"], figure["ci95"]
+    claims: dict[str, list[int]] = {}
+    for d in deals:
+        for kind, (n, b) in d.claims.items():
+            got = claims.setdefault(kind, [0, 0])
+            got[0] += n
+            got[1] += b
+    row["claims"] = {k: {"made": n, "bluffs": b} for k, (n, b) in sorted(claims.items())}
+    row.update(decision_times([t for d in deals for t in d.wall], [t for d in deals for t in d.cpu]))
+    return row
+
+
+def plan(args: StudyArgs) -> Work[Job, ShuiyuDeal | SelfPlay, Summary]:
+    matches = int(args.options.get("selfplay", 0))
+    for opp in args.against:
+        bot_maker("shuiyu", opp)  # an unknown kind fails here, with the known ones
+    jobs: list[Job] = [("selfplay", m) for m in range(matches)]
+    jobs += [(opp, args.seed + d) for opp in args.against for d in range(args.deals)]
+
+    def merge(done: Sequence[Job], results: Sequence[ShuiyuDeal | SelfPlay]) -> Summary:
+        summary: Summary = {"game": "shuiyu", "study": "duplicate deals", "deals": args.deals, "seed": args.seed,
+                            "rows": [_row(opp, [r for j, r in zip(done, results, strict=True)
+                                                if j[0] == opp and isinstance(r, ShuiyuDeal)])
+                                     for opp in args.against]}
+        plays = [r for r in results if isinstance(r, SelfPlay)]
+        if matches:
+            strong, weak = sum(p.hands[0] for p in plays), sum(p.hands[1] for p in plays)
+            table = {}
+            for c in CALLS:
+                n_s, n_w = sum(p.calls[c][0] for p in plays), sum(p.calls[c][1] for p in plays)
+                table[c] = {"p_call_strong": n_s / max(1, strong), "p_call_weak": n_w / max(1, weak),
+                            "p_strong_call": n_s / max(1, n_s + n_w)}
+            summary["selfplay"] = {"matches": len(plays), "strong_hands": strong, "weak_hands": weak,
+                                   "calls": table}
+        return summary
+
+    return Work(play=play_job, jobs=jobs, merge=merge, prepare=odds_tables)
+
+
+STUDY = StudySpec(deals=1250, seed=0, against=("random", "biggest_head"), plan=plan,
+                  options={"selfplay": "also N matches of OddsBot self-play: what each call says about the hand"},
+                  prepare_bots=prepare_bots)
