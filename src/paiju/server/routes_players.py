@@ -15,7 +15,7 @@ from starlette.routing import Route
 from .accounts import AccountInfo, Accounts, SessionStore, Throttled
 from .app import api, body_of, current_player, require_player, room_of
 from .auth import COOKIE, Player, token_of
-from .errors import RoomError
+from .errors import ErrorCode, RoomError
 from .settings import Settings
 from .tables import Room
 
@@ -124,7 +124,8 @@ async def delete_account(request: Request) -> Response:
     busy = [t.id for t in room_of(request).tables.values()
             if t.status != "finished" and t.seat_of(player) is not None]
     if busy:
-        raise RoomError("at_table", f"leave your tables first: {', '.join(busy)}", 409)
+        raise RoomError(ErrorCode.AT_TABLE, f"leave your tables first: {', '.join(busy)}", 409,
+                        zh=f"请先离开你的牌桌：{'、'.join(busy)}")
     await accounts_of(request).delete(player, data)
     return _logged_out()
 
