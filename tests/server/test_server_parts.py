@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket
 
 from paiju.server import storage as st
 from paiju.server.auth import Player
+from paiju.server.broadcast import Broadcaster
 from paiju.server.errors import ErrorCode, RoomError
 from paiju.server.seats import DISCONNECTED, LEFT, Seats
 from paiju.server.storage import SeatRow
@@ -31,6 +32,27 @@ from paiju.server.tables import BotFactory, CardTable, Conn, Room
 from .conftest import ToyGame, fast_settings, first_bot
 
 A, B, C = Player("a", "阿甲"), Player("b", "阿乙"), Player("c", "阿丙")
+
+
+class Recorder(Conn):
+    """A connection with no socket behind it that keeps what it is sent."""
+
+    def __init__(self, player: Player | None) -> None:
+        super().__init__(cast(WebSocket, None), player, 1000)
+        self.texts: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.texts.append(text)
+
+
+def conn_of(player: Player | None) -> Recorder:
+    return Recorder(player)
+
+
+def sent(conn: Recorder) -> list[dict[str, Any]]:
+    out = [json.loads(text) for text in conn.texts]
+    conn.texts.clear()
+    return out
 
 
 # ---- seats ------------------------------------------------------------------------------------------------
@@ -77,6 +99,29 @@ def test_a_seat_comes_back_only_after_a_disconnection() -> None:
     assert seats.give_back(0) is None
 
 
+# ---- the broadcaster ----------------------------------------------------------------------------------------
+
+def test_each_viewer_is_rendered_once_and_its_connections_get_the_same_text() -> None:
+    out = Broadcaster()
+    two_tabs, other, watchers = [Recorder(A), Recorder(A)], Recorder(B), [Recorder(None), Recorder(None)]
+    for c in [*two_tabs, other, *watchers]:
+        out.add(c)
+    seat = {"a": 0, "b": 1}
+    rendered: list[int] = []
+
+    def render(viewer: int) -> str:
+        rendered.append(viewer)
+        return f"view of {viewer}"
+
+    out.to_viewers(lambda c: seat[c.player.id] if c.player else -1, render)
+    assert sorted(rendered) == [-1, 0, 1]
+    assert [c.texts for c in two_tabs] == [["view of 0"]] * 2 and other.texts == ["view of 1"]
+    assert [c.texts for c in watchers] == [["view of -1"]] * 2
+    assert out.connected("a") and not out.connected("c") and not out.connected(None)
+    out.to_player("a", lambda c: "yours")
+    assert [c.texts[-1] for c in two_tabs] == ["yours", "yours"] and other.texts == ["view of 1"]
+
+
 # ---- a live room in this event loop -------------------------------------------------------------------------
 
 @pytest_asyncio.fixture
@@ -95,22 +140,11 @@ async def room(tmp_path: Path, toy_game: type[ToyGame]) -> AsyncIterator[Room]:
         engine.dispose()
 
 
-def conn_of(player: Player | None) -> Conn:
-    """A connection whose messages stay queued (no socket behind it)."""
-    return Conn(cast(WebSocket, None), player, 1000)
-
-
-def sent(conn: Conn) -> list[dict[str, Any]]:
-    out = [json.loads(text) for text in conn._out if text is not None]
-    conn._out.clear()
-    return out
-
-
 async def people(room: Room) -> list[Player]:
     return [await room.new_player(n) for n in ("阿甲", "阿乙", "阿丙")]
 
 
-async def started(room: Room, deal: Any = None) -> tuple[CardTable, list[Conn]]:
+async def started(room: Room, deal: Any = None) -> tuple[CardTable, list[Recorder]]:
     """A toy table with three people seated, each with a connection, started."""
     players = await people(room)
     table = await room.create_table(players[0], "toy", {}, seed=1, deal=deal)
@@ -123,7 +157,7 @@ async def started(room: Room, deal: Any = None) -> tuple[CardTable, list[Conn]]:
     return table, conns
 
 
-async def play_out(table: CardTable, conns: list[Conn]) -> None:
+async def play_out(table: CardTable, conns: list[Recorder]) -> None:
     while not table.game.finished:
         seat = table.game.to_move()[0]
         await table.act(conns[seat], table.game.legal_actions(seat)[0])

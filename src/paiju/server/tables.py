@@ -370,7 +370,7 @@ class CardTable:
         return (self.seq == seq and self.status == "playing" and seat in self.game.to_move()
                 and (not bot_only or self.seats.is_bot(seat)))
 
-    async def _bot_decides(self, seat: int, seq: int, bot_only: bool = True) -> None:
+    async def _bot_decides(self, seat: int, seq: int, *, bot_only: bool = True) -> None:
         """The seat's bot chooses from the seat's view and legal list only, on a worker thread; its choice is
         applied only if the table has not moved meanwhile."""
         async with self.lock:
