@@ -38,6 +38,7 @@ class MatchEnd:
     """A match is over: handed to ``StoreHooks.finished`` inside the transaction that stores its last move."""
 
     table: TableRow
+    """The table's row as it was before this end (its status still ``playing``): read it, do not change it."""
     seats: list[SeatRow]
     """Copies of who held each seat at the end."""
     at: float
