@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from paiju.core import Window
-from paiju.server.clock import Deadlines, Windows, next_deadlines, timer_changes
+from paiju.server.clock import NO_DEADLINES, Deadlines, Windows, next_deadlines, timer_changes
 
 T, C = Window.TURN, Window.CLAIM
 TIMED = Windows(turn=20.0, claim=10.0)
@@ -17,7 +17,7 @@ NOW = 1000.0
 
 CASES: list[tuple[str, Deadlines, dict[int, Window], int | None, Windows, dict[int, float]]] = [
     ("a new turn gets the turn window",
-     Deadlines(), {0: T}, None, TIMED, {0: 1020.0}),
+     NO_DEADLINES, {0: T}, None, TIMED, {0: 1020.0}),
     ("a claim window gets the claim window, for every claimant",
      Deadlines({0: 990.0}, {0: T}), {1: C, 2: C}, 0, TIMED, {1: 1010.0, 2: 1010.0}),
     ("a claimant still deciding keeps its deadline when another answers",
@@ -29,13 +29,13 @@ CASES: list[tuple[str, Deadlines, dict[int, Window], int | None, Windows, dict[i
     ("a seat no longer deciding loses its deadline",
      Deadlines({0: 1005.0, 1: 1005.0}, {0: T, 1: T}), {1: T}, None, TIMED, {1: 1005.0}),
     ("an untimed turn window gives no deadline",
-     Deadlines(), {0: T}, None, Windows(turn=0.0, claim=10.0), {}),
+     NO_DEADLINES, {0: T}, None, Windows(turn=0.0, claim=10.0), {}),
     ("an untimed claim window gives none while the turn stays timed",
-     Deadlines(), {1: C, 2: C}, None, Windows(turn=20.0, claim=0.0), {}),
+     NO_DEADLINES, {1: C, 2: C}, None, Windows(turn=20.0, claim=0.0), {}),
     ("nobody deciding (the match is over): no deadlines",
      Deadlines({0: 1005.0}, {0: T}), {}, 0, TIMED, {}),
     ("simultaneous decisions each get one",
-     Deadlines(), {0: T, 1: T, 2: T, 3: T}, None, Windows(turn=5.0, claim=10.0),
+     NO_DEADLINES, {0: T, 1: T, 2: T, 3: T}, None, Windows(turn=5.0, claim=10.0),
      {0: 1005.0, 1: 1005.0, 2: 1005.0, 3: 1005.0}),
 ]
 

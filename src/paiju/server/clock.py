@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from paiju.core import Window
 
@@ -26,17 +26,16 @@ class Windows:
         return self.claim if window == Window.CLAIM else self.turn
 
 
-@dataclass(frozen=True, slots=True)
-class Deadlines:
+class Deadlines(NamedTuple):
     """Absolute times (Unix seconds) by which seats must decide, and the window each was given for.
 
-    Never changed in place: each change is a new value, so the stored copy can be compared with it."""
+    Never changed in place: each change is a new value (a tuple: made once per action, so cheap to make)."""
 
-    at: Mapping[int, float] = field(default_factory=dict)
-    windows: Mapping[int, Window] = field(default_factory=dict)
+    at: Mapping[int, float]
+    windows: Mapping[int, Window]
 
 
-NO_DEADLINES = Deadlines()
+NO_DEADLINES = Deadlines({}, {})
 
 
 def next_deadlines(before: Deadlines, deciding: Mapping[int, Window], now: float, windows: Windows,
@@ -94,6 +93,8 @@ class Timers:
 
     def keep(self, deadlines: Mapping[int, float], expire: Job) -> None:
         """Arm ``expire(seat, at)`` at each deadline; cancel timers for deadlines that are gone or moved."""
+        if not deadlines and not self._deadlines:  # untimed, or nobody deciding: nothing to do
+            return
         cancel, arm = timer_changes({s: at for s, (at, _h) in self._deadlines.items()}, deadlines)
         for seat in cancel:
             self._deadlines.pop(seat)[1].cancel()

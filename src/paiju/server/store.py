@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection
 
@@ -23,8 +23,7 @@ from .auth import Player
 from .storage import Database, SeatRow, TableRow
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
     """One applied action: the table's ``n``-th (1-based)."""
 
     n: int
