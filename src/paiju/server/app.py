@@ -173,14 +173,15 @@ async def game_rules(request: Request) -> Response:
     game = request.path_params["game"]
     lang = request.query_params.get("lang", "en")
     if game not in game_names():
-        raise RoomError("no_rules", f"no game {game!r} here", 404)
+        raise RoomError(ErrorCode.NO_RULES, f"no game {game!r} here", 404, zh=f"这里没有游戏 {game!r}")
     tried = ([f"{game}.zh.md"] if lang == "zh" else []) + [f"{game}.md"]
     for name in tried:
         path = RULES_DIR / name
         if path.is_file():
             text = await asyncio.to_thread(path.read_text, encoding="utf-8")
             return JSONResponse({"game": game, "lang": "zh" if name.endswith(".zh.md") else "en", "markdown": text})
-    raise RoomError("no_rules", f"the rules of {game!r} are not installed with this server (docs/rules)", 404)
+    raise RoomError(ErrorCode.NO_RULES, f"the rules of {game!r} are not installed with this server (docs/rules)",
+                    404, zh=f"这个服务器没有装 {game!r} 的规则（docs/rules）")
 
 
 def _escape_option(game: str) -> dict[str, Any]:

@@ -33,7 +33,9 @@ class ErrorCode(StrEnum):
     BAD_CURSOR = "bad_cursor"
     # lobby
     UNKNOWN_GAME = "unknown_game"
+    NO_RULES = "no_rules"
     BAD_OPTION = "bad_option"
+    WINDOW_TOO_SHORT = "window_too_short"
     NO_TABLE = "no_table"
     INVITE_REQUIRED = "invite_required"
     BAD_SEAT = "bad_seat"
@@ -75,7 +77,9 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.NO_PLAYER: ("找不到这位玩家", "No such player"),
     ErrorCode.BAD_CURSOR: ("翻页参数有误", "Bad page cursor"),
     ErrorCode.UNKNOWN_GAME: ("没有这个游戏", "No such game"),
+    ErrorCode.NO_RULES: ("没有这个游戏的规则", "No rules for that game"),
     ErrorCode.BAD_OPTION: ("选项有误", "Bad option"),
+    ErrorCode.WINDOW_TOO_SHORT: ("出牌时限太短", "The turn window is too short"),
     ErrorCode.NO_TABLE: ("找不到这张牌桌", "No such table"),
     ErrorCode.INVITE_REQUIRED: ("这是私人牌桌：请用邀请链接进入", "This table is private: open it by its invite link"),
     ErrorCode.BAD_SEAT: ("没有这个座位", "No such seat"),

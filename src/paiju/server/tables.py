@@ -497,8 +497,10 @@ class Room:
             raise RoomError(ErrorCode.BAD_OPTION, str(e), 422) from e
         turn = self.window_option("turn_seconds", turn_seconds, self.settings.turn_seconds)
         if 0 < turn < self.settings.min_turn_seconds:
-            raise RoomError("window_too_short", f"option 'turn_seconds' must be 0 (untimed) or at least "
-                            f"{self.settings.min_turn_seconds:g} seconds: people play at this table", 422)
+            least = f"{self.settings.min_turn_seconds:g}"
+            raise RoomError(ErrorCode.WINDOW_TOO_SHORT, f"option 'turn_seconds' must be 0 (untimed) or at least "
+                            f"{least} seconds: people play at this table", 422,
+                            zh=f"选项 'turn_seconds' 应为 0（不限时）或至少 {least} 秒：这张桌上有人在打")
         rule_claim = cfg.to_dict().get("claim_seconds")  # a game whose rules name the claim window (滑水)
         if claim_seconds is None and isinstance(rule_claim, int | float) and not isinstance(rule_claim, bool):
             claim_seconds = rule_claim
