@@ -328,7 +328,7 @@ class CardTable:
         self._broadcast_state("update", events)
         if finished:
             self._broadcast_table()
-            await scoring.on_match_finished(self)  # accounts: the ledger books the match
+            await scoring.on_match_finished(self.room.db, self.row, self.game, self.settings.clock)  # the ledger
         self._schedule()
 
     async def _apply_quietly(self, seat: int, action: str) -> None:
@@ -417,7 +417,7 @@ class CardTable:
         now, move = self.settings.clock(), self.seq
         await self.store.replace_seat(s, now, move, reason)
         if reason == LEFT:  # accounts: an escape is booked at once (one who disconnected: at the end)
-            await scoring.on_escape(self, seat, move, now)
+            await scoring.on_escape(self.room.db, self.row, self.game, seat, move, now)
         self._broadcast_table()
         if reason == LEFT:  # the leaver's own clients now watch as spectators
             self.watchers.to_player(s.player_id, self._snapshot)
