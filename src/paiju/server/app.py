@@ -26,11 +26,21 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import paiju
 from paiju.core import game_names, get_game
 
-from . import scoring
+from . import routes_history, routes_players, scoring
 from . import storage as st
 from .accounts import Accounts, SessionStore
-from .auth import Player, clean_nickname, token_of
+from .auth import Player, clean_nickname
 from .errors import ErrorCode, RoomError
+from .handlers import (
+    Handler,
+    api,
+    body_of,
+    current_player,
+    require_player,
+    room_of,
+    session_response,
+    sessions_of,
+)
 from .settings import Settings
 from .tables import BotFactory, CardTable, Conn, Room, default_bot_factory, dumps
 
@@ -54,61 +64,6 @@ ESCAPE_LABELS = {"page": {"zh": "页面规则：逃跑扣24×基础分，其他�
                           "en": "the page: leaver −24 × base, the others scored on the points taken so far"},
                  "flat": {"zh": "逃跑扣8分，其他家各加1分", "en": "leaver −8, each other player +1"}}
 
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _error(e: RoomError) -> JSONResponse:
-    return JSONResponse({"error": e.to_dict()}, status_code=e.status)
-
-
-def api(handler: Handler) -> Handler:
-    """Turn a RoomError raised by a handler into its JSON error reply."""
-
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except RoomError as e:
-            return _error(e)
-
-    wrapped.__name__ = handler.__name__
-    return wrapped
-
-
-def room_of(request: Request | WebSocket) -> Room:
-    room: Room = request.app.state.room
-    return room
-
-
-def sessions_of(request: Request | WebSocket) -> SessionStore:
-    sessions: SessionStore = request.app.state.sessions
-    return sessions
-
-
-async def current_player(request: Request | WebSocket) -> Player | None:
-    return await room_of(request).player(await sessions_of(request).player_id(token_of(request)))
-
-
-async def require_player(request: Request) -> Player:
-    player = await current_player(request)
-    if player is None:
-        raise RoomError(ErrorCode.NO_SESSION, "pick a nickname first (POST /api/session)", 401,
-                        zh="请先取个昵称（POST /api/session）")
-    return player
-
-
-async def body_of(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise RoomError(ErrorCode.BAD_JSON, f"the body is not JSON: {e}", 400, zh=f"请求内容不是 JSON：{e}") from e
-    if not isinstance(data, dict):
-        raise RoomError(ErrorCode.BAD_JSON, "the body must be a JSON object", 400, zh="请求内容应为一个 JSON 对象")
-    return data
-
-
 # ---- pages ----------------------------------------------------------------------------------------------
 
 async def index(request: Request) -> Response:
@@ -129,8 +84,6 @@ async def new_session(request: Request) -> Response:
                         zh="昵称应为 1 到 24 个可显示的字符")
     player = await room_of(request).new_player(nickname)
     token = await sessions_of(request).issue(player.id, "guest")
-    from .routes_players import session_response  # the account routes build on this module
-
     return session_response(request, token, player, account=None)
 
 
@@ -402,7 +355,6 @@ async def _gc_policy(every: float, freeze_every: float = 20.0) -> None:
 def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | None = None) -> Starlette:
     """The card room for ``settings``; nothing is opened until the app starts."""
     settings = settings if settings is not None else Settings()
-    from . import routes_history, routes_players  # they build on this module's helpers
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

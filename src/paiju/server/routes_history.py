@@ -23,9 +23,9 @@ from . import ledger as lg
 from . import scoring
 from . import storage as st
 from .accounts import accounts
-from .app import api, body_of, current_player, require_player, room_of
 from .auth import Player
 from .errors import ErrorCode, RoomError, invite_required, no_table
+from .handlers import api, body_of, current_player, require_player, room_of
 from .tables import CardTable, Room, dumps
 
 log = logging.getLogger("paiju.server.history")
