@@ -35,11 +35,19 @@ def play_match(pages: list[Any], rng: random.Random, limit: float = 180) -> None
     while time.monotonic() < end:
         done = 0
         for page in pages:
-            if page.locator("#result-panel #open-replay").count():
+            # One look at the panel, in the page: with two queries the match's end could be drawn between them and
+            # its panel closed as if it were a hand's.
+            panel = page.evaluate("""() => {
+                const p = document.getElementById("result-panel");
+                if (!p) return "none";
+                if (p.querySelector("#open-replay")) return "final";
+                p.querySelector("#result-close").click();
+                return "closed";
+            }""")
+            if panel == "final":
                 done += 1
                 continue
-            if page.locator("#result-panel").count():
-                page.click("#result-close")
+            if panel == "closed":
                 continue
             active, _seq, legal, select = controls_state(page)
             if active and legal:

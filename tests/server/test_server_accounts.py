@@ -63,7 +63,8 @@ def test_login_answers_alike_for_a_wrong_password_and_a_missing_user(tmp_path: P
         wrong = [attempt("alice") for _ in range(4)]
         missing = [attempt("nobody") for _ in range(4)]
         assert {(code, str(body)) for _t, code, body in wrong + missing} == {
-            (401, str({"error": {"code": "bad_login", "message": "wrong username or password"}}))}
+            (401, str({"error": {"code": "bad_login", "message": "wrong username or password",
+                                 "zh": "用户名或密码不对", "en": "wrong username or password"}}))}
         a, b = statistics.median(t for t, *_ in wrong), statistics.median(t for t, *_ in missing)
         assert 0.33 < a / b < 3, (a, b)  # both pay one argon2 verification
         for bad in ({}, {"username": "alice"}, {"username": 5, "password": "x"}):

@@ -26,7 +26,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy import Column, Connection, Float, ForeignKey, Index, String, Table, delete, insert, select, update
 
 from .auth import Player, Sessions, clean_nickname
-from .errors import RoomError
+from .errors import ErrorCode, RoomError
 from .settings import Settings
 from .storage import Database, metadata, players
 
@@ -64,8 +64,8 @@ def token_hash(token: str) -> str:
 class Throttled(RoomError):
     """A 429 with the seconds to wait (sent as ``Retry-After``)."""
 
-    def __init__(self, code: str, message: str, retry_after: float) -> None:
-        super().__init__(code, message, 429)
+    def __init__(self, code: ErrorCode, message: str, retry_after: float, *, zh: str | None = None) -> None:
+        super().__init__(code, message, 429, zh=zh)
         self.retry_after = max(1, int(retry_after + 0.999))
 
 
@@ -243,13 +243,15 @@ class Accounts:
     @staticmethod
     def check_username(raw: object) -> str:
         if not isinstance(raw, str) or not USERNAME.fullmatch(raw):
-            raise RoomError("bad_username", "a username is 3 to 32 letters, digits, '_', '.' or '-'", 422)
+            raise RoomError(ErrorCode.BAD_USERNAME, "a username is 3 to 32 letters, digits, '_', '.' or '-'", 422,
+                            zh="用户名应为 3 到 32 个字母、数字、'_'、'.' 或 '-'")
         return raw
 
     @staticmethod
     def check_password(raw: object, field: str = "password") -> str:
         if not isinstance(raw, str) or not MIN_PASSWORD <= len(raw) <= MAX_PASSWORD:
-            raise RoomError("bad_password", f"{field} must be {MIN_PASSWORD} to {MAX_PASSWORD} characters", 422)
+            raise RoomError(ErrorCode.BAD_PASSWORD, f"{field} must be {MIN_PASSWORD} to {MAX_PASSWORD} characters",
+                            422, zh=f"{field} 应为 {MIN_PASSWORD} 到 {MAX_PASSWORD} 个字符")
         return raw
 
     async def _hash(self, password: str) -> str:
@@ -290,7 +292,8 @@ class Accounts:
         nickname = clean_nickname(raw_nick if raw_nick not in (None, "") else
                                   (guest.nickname if guest is not None else username))
         if nickname is None:
-            raise RoomError("bad_nickname", "a nickname is 1 to 24 printable characters", 422)
+            raise RoomError(ErrorCode.BAD_NICKNAME, "a nickname is 1 to 24 printable characters", 422,
+                            zh="昵称应为 1 到 24 个可显示的字符")
         digest = await self._hash(password)
         now = self.settings.clock()
         pid = guest.id if guest is not None else secrets.token_hex(8)
@@ -316,9 +319,11 @@ class Accounts:
             else:
                 raise
         if refused == "username_taken":
-            raise RoomError("username_taken", f"the username {username!r} is taken", 409)
+            raise RoomError(ErrorCode.USERNAME_TAKEN, f"the username {username!r} is taken", 409,
+                            zh=f"用户名 {username!r} 已有人用")
         if refused == "has_account":
-            raise RoomError("has_account", "you are logged in to an account already; log out first", 409)
+            raise RoomError(ErrorCode.HAS_ACCOUNT, "you are logged in to an account already; log out first", 409,
+                            zh="你已登录一个账号：请先退出")
         self.forget_player(pid)
         token = await self.store.issue(pid, "account")
         return token, Player(pid, nickname)
@@ -329,13 +334,14 @@ class Accounts:
         username, password = data.get("username"), data.get("password")
         if not isinstance(username, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD \
                 or len(username) > 64:
-            raise RoomError("bad_login", "wrong username or password", 401)
+            raise RoomError(ErrorCode.BAD_LOGIN, "wrong username or password", 401, zh="用户名或密码不对")
         user_key = "u:" + username.lower()
         addr_key = "a:" + address
         for throttle, key in ((self.by_user, user_key), (self.by_address, addr_key)):
             wait = throttle.retry_after(key)
             if wait is not None:
-                raise Throttled("too_many_attempts", "too many failed logins: wait and try again", wait)
+                raise Throttled(ErrorCode.TOO_MANY_ATTEMPTS, "too many failed logins: wait and try again", wait,
+                                zh="登录失败太多次：请稍后再试")
 
         def job(c: Connection) -> tuple[str, str, str] | None:
             r = c.execute(select(accounts.c.player_id, accounts.c.password_hash, players.c.nickname)
@@ -348,7 +354,7 @@ class Accounts:
         if not ok or found is None:
             self.by_user.hit(user_key)
             self.by_address.hit(addr_key)
-            raise RoomError("bad_login", "wrong username or password", 401)
+            raise RoomError(ErrorCode.BAD_LOGIN, "wrong username or password", 401, zh="用户名或密码不对")
         self.by_user.clear(user_key)
         pid, stored, nickname = found
         if self.hasher.check_needs_rehash(stored):  # stronger parameters since: upgrade the stored hash
@@ -368,9 +374,10 @@ class Accounts:
         old = data.get("password")
         stored = await self._stored_hash(player.id)
         if stored is None:
-            raise RoomError("no_account", "a guest has no password: register first (POST /api/accounts)", 409)
+            raise RoomError(ErrorCode.NO_ACCOUNT, "a guest has no password: register first (POST /api/accounts)", 409,
+                            zh="游客没有密码：请先注册（POST /api/accounts）")
         if not isinstance(old, str) or not await asyncio.to_thread(self._verify, stored, old):
-            raise RoomError("bad_login", "the current password is wrong", 401)
+            raise RoomError(ErrorCode.BAD_LOGIN, "the current password is wrong", 401, zh="当前密码不对")
         digest = await self._hash(new)
         now = self.settings.clock()
         await self.db.run(lambda c: c.execute(update(accounts).where(accounts.c.player_id == player.id)
@@ -384,7 +391,7 @@ class Accounts:
         if stored is not None:
             password = data.get("password")
             if not isinstance(password, str) or not await asyncio.to_thread(self._verify, stored, password):
-                raise RoomError("bad_login", "the password is wrong", 401)
+                raise RoomError(ErrorCode.BAD_LOGIN, "the password is wrong", 401, zh="密码不对")
         now = self.settings.clock()
 
         def job(c: Connection) -> None:

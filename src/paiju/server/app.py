@@ -26,13 +26,23 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import paiju
 from paiju.core import game_names, get_game
 
-from . import scoring
+from . import routes_history, routes_players, scoring
 from . import storage as st
 from .accounts import Accounts, SessionStore
-from .auth import Player, clean_nickname, token_of
-from .errors import RoomError
+from .auth import Player, clean_nickname
+from .errors import ErrorCode, RoomError
+from .handlers import (
+    Handler,
+    api,
+    body_of,
+    current_player,
+    require_player,
+    room_of,
+    session_response,
+    sessions_of,
+)
 from .settings import Settings
-from .tables import BotFactory, Conn, Room, default_bot_factory, dumps
+from .tables import BotFactory, CardTable, Conn, Room, default_bot_factory, dumps
 
 log = logging.getLogger("paiju.server")
 
@@ -54,60 +64,6 @@ ESCAPE_LABELS = {"page": {"zh": "页面规则：逃跑扣24×基础分，其他�
                           "en": "the page: leaver −24 × base, the others scored on the points taken so far"},
                  "flat": {"zh": "逃跑扣8分，其他家各加1分", "en": "leaver −8, each other player +1"}}
 
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _error(e: RoomError) -> JSONResponse:
-    return JSONResponse({"error": e.to_dict()}, status_code=e.status)
-
-
-def api(handler: Handler) -> Handler:
-    """Turn a RoomError raised by a handler into its JSON error reply."""
-
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except RoomError as e:
-            return _error(e)
-
-    wrapped.__name__ = handler.__name__
-    return wrapped
-
-
-def room_of(request: Request | WebSocket) -> Room:
-    room: Room = request.app.state.room
-    return room
-
-
-def sessions_of(request: Request | WebSocket) -> SessionStore:
-    sessions: SessionStore = request.app.state.sessions
-    return sessions
-
-
-async def current_player(request: Request | WebSocket) -> Player | None:
-    return await room_of(request).player(await sessions_of(request).player_id(token_of(request)))
-
-
-async def require_player(request: Request) -> Player:
-    player = await current_player(request)
-    if player is None:
-        raise RoomError("no_session", "pick a nickname first (POST /api/session)", 401)
-    return player
-
-
-async def body_of(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise RoomError("bad_json", f"the body is not JSON: {e}", 400) from e
-    if not isinstance(data, dict):
-        raise RoomError("bad_json", "the body must be a JSON object", 400)
-    return data
-
-
 # ---- pages ----------------------------------------------------------------------------------------------
 
 async def index(request: Request) -> Response:
@@ -124,11 +80,10 @@ async def new_session(request: Request) -> Response:
     data = await body_of(request)
     nickname = clean_nickname(data.get("nickname"))
     if nickname is None:
-        raise RoomError("bad_nickname", "a nickname is 1 to 24 printable characters", 422)
+        raise RoomError(ErrorCode.BAD_NICKNAME, "a nickname is 1 to 24 printable characters", 422,
+                        zh="昵称应为 1 到 24 个可显示的字符")
     player = await room_of(request).new_player(nickname)
     token = await sessions_of(request).issue(player.id, "guest")
-    from .routes_players import session_response  # the account routes build on this module
-
     return session_response(request, token, player, account=None)
 
 
@@ -171,14 +126,15 @@ async def game_rules(request: Request) -> Response:
     game = request.path_params["game"]
     lang = request.query_params.get("lang", "en")
     if game not in game_names():
-        raise RoomError("no_rules", f"no game {game!r} here", 404)
+        raise RoomError(ErrorCode.NO_RULES, f"no game {game!r} here", 404, zh=f"这里没有游戏 {game!r}")
     tried = ([f"{game}.zh.md"] if lang == "zh" else []) + [f"{game}.md"]
     for name in tried:
         path = RULES_DIR / name
         if path.is_file():
             text = await asyncio.to_thread(path.read_text, encoding="utf-8")
             return JSONResponse({"game": game, "lang": "zh" if name.endswith(".zh.md") else "en", "markdown": text})
-    raise RoomError("no_rules", f"the rules of {game!r} are not installed with this server (docs/rules)", 404)
+    raise RoomError(ErrorCode.NO_RULES, f"the rules of {game!r} are not installed with this server (docs/rules)",
+                    404, zh=f"这个服务器没有装 {game!r} 的规则（docs/rules）")
 
 
 def _escape_option(game: str) -> dict[str, Any]:
@@ -199,23 +155,26 @@ async def create_table(request: Request) -> Response:
     data = await body_of(request)
     game = data.get("game")
     if not isinstance(game, str):
-        raise RoomError("unknown_game", "say which game: {\"game\": \"shuiyu\", ...}", 422)
+        raise RoomError(ErrorCode.UNKNOWN_GAME, "say which game: {\"game\": \"shuiyu\", ...}", 422,
+                        zh="请说明是哪个游戏：{\"game\": \"shuiyu\", ...}")
     private = data.get("private", False)
     if not isinstance(private, bool):
-        raise RoomError("bad_option", "private must be true or false", 422)
+        raise RoomError(ErrorCode.BAD_OPTION, "private must be true or false", 422, zh="private 应为 true 或 false")
     settings: Settings = request.app.state.settings
     fixed: dict[str, Any] = {}
     if settings.allow_fixed_deals:
         seed = data.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RoomError("bad_option", "seed must be an integer", 422)
+            raise RoomError(ErrorCode.BAD_OPTION, "seed must be an integer", 422, zh="seed 应为整数")
         fixed = {"seed": seed, "deal": data.get("deal")}
     elif "seed" in data or "deal" in data:
-        raise RoomError("bad_option", "this server does not take fixed seeds or deals", 422)
+        raise RoomError(ErrorCode.BAD_OPTION, "this server does not take fixed seeds or deals", 422,
+                        zh="这个服务器不接受指定的种子或牌")
     escape = data.get("escape")
-    if escape is not None and escape not in scoring.platform_of(game).escape_rules:
-        raise RoomError("bad_option", f"option 'escape' must be one of {list(scoring.platform_of(game).escape_rules)}",
-                        422)
+    rules = list(scoring.platform_of(game).escape_rules)
+    if escape is not None and escape not in rules:
+        raise RoomError(ErrorCode.BAD_OPTION, f"option 'escape' must be one of {rules}", 422,
+                        zh=f"选项 'escape' 应为 {rules} 之一")
     table = await room_of(request).create_table(
         player, game, data.get("config"), turn_seconds=data.get("turn_seconds"),
         claim_seconds=data.get("claim_seconds"), private=private, **fixed)
@@ -237,14 +196,15 @@ async def get_record(request: Request) -> Response:
     table = await room_of(request).get_or_load(request.path_params["table_id"])
     table.check_invite(await current_player(request), request.query_params.get("invite"))
     if table.status != "finished":
-        raise RoomError("not_finished", "the record is published when the game is over", 409)
-    departures = await room_of(request).db.run(lambda c: st.load_departures(c, table.id))
+        raise RoomError(ErrorCode.NOT_FINISHED, "the record is published when the game is over", 409,
+                        zh="牌局结束后才公开记录")
+    departures = await table.store.departures()
     return JSONResponse({"record": table.game.record().to_dict(),
                          "times": [at for _s, _a, at in table.row.actions] or None,
                          "seats": table.info()["seats"], "departures": departures})
 
 
-async def _table_for(request: Request, data: dict[str, Any]) -> tuple[Player, Any]:
+async def _table_for(request: Request, data: dict[str, Any]) -> tuple[Player, CardTable]:
     player = await require_player(request)
     table = room_of(request).get(request.path_params["table_id"])
     invite = data.get("invite") or request.query_params.get("invite")
@@ -255,11 +215,11 @@ async def _table_for(request: Request, data: dict[str, Any]) -> tuple[Player, An
 def _seat_number(data: dict[str, Any]) -> int:
     seat = data.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int):
-        raise RoomError("bad_seat", "say which seat: {\"seat\": 0}", 422)
+        raise RoomError(ErrorCode.BAD_SEAT, "say which seat: {\"seat\": 0}", 422, zh="请说明是哪个座位：{\"seat\": 0}")
     return seat
 
 
-SeatCommand = Callable[[Player, Any, dict[str, Any]], Awaitable[None]]
+SeatCommand = Callable[[Player, CardTable, dict[str, Any]], Awaitable[None]]
 
 
 def seat_command(name: str, command: SeatCommand) -> Handler:
@@ -284,8 +244,12 @@ start = seat_command("start", lambda player, table, data: table.start(player))
 
 # ---- play ----------------------------------------------------------------------------------------------
 
-def _ws_error(code: str, message: str, **extra: Any) -> str:
-    return dumps({"type": "error", "code": code, "message": message, **extra})
+def _ws_error(e: RoomError, **extra: Any) -> str:
+    return dumps({"type": "error", **e.to_dict(), **extra})
+
+
+def _bad_message(message: str, zh: str) -> str:
+    return _ws_error(RoomError(ErrorCode.BAD_MESSAGE, message, zh=zh))
 
 
 async def table_socket(ws: WebSocket) -> None:
@@ -309,7 +273,7 @@ async def table_socket(ws: WebSocket) -> None:
                 break
             text = message.get("text")
             if text is None:
-                conn.send(_ws_error("bad_message", "send JSON text frames, not binary"))
+                conn.send(_bad_message("send JSON text frames, not binary", "请发送 JSON 文本帧，不要发二进制"))
                 continue
             await _handle(table, conn, text)
     except WebSocketDisconnect:
@@ -320,36 +284,38 @@ async def table_socket(ws: WebSocket) -> None:
         await pump
 
 
-async def _handle(table: Any, conn: Conn, text: str) -> None:
+async def _handle(table: CardTable, conn: Conn, text: str) -> None:
     try:
         msg = json.loads(text)
     except json.JSONDecodeError as e:
-        conn.send(_ws_error("bad_message", f"not JSON: {e}"))
+        conn.send(_bad_message(f"not JSON: {e}", f"不是 JSON：{e}"))
         return
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        conn.send(_ws_error("bad_message", 'a message is a JSON object with a "type"'))
+        conn.send(_bad_message('a message is a JSON object with a "type"', '消息应为带 "type" 的 JSON 对象'))
         return
     kind = msg["type"]
     if kind == "act":
         action = msg.get("action")
         if not isinstance(action, str) or not action:
-            conn.send(_ws_error("bad_message", '"act" needs "action": a non-empty string'))
+            conn.send(_bad_message('"act" needs "action": a non-empty string', '"act" 需要 "action"：一个非空字符串'))
             return
         try:
             await table.act(conn, action)
         except RoomError as e:
-            conn.send(_ws_error(e.code, e.message, action=action, seq=table.seq))
+            conn.send(_ws_error(e, action=action, seq=table.seq))
     elif kind == "resume":
         since = msg.get("since")
         if isinstance(since, bool) or not isinstance(since, int):
-            conn.send(_ws_error("bad_message", '"resume" needs "since": the last seq you saw'))
+            conn.send(_bad_message('"resume" needs "since": the last seq you saw',
+                                   '"resume" 需要 "since"：你收到的最后一个 seq'))
             return
-        async with table.lock:
-            table.resume(conn, since)
+        await table.resume(conn, since)
     elif kind == "ping":
         conn.send(dumps({"type": "pong", "time": table.room.settings.clock()}))
     else:
-        conn.send(_ws_error("unknown_type", f"unknown message type {kind!r}; known: act, resume, ping"))
+        conn.send(_ws_error(RoomError(ErrorCode.UNKNOWN_TYPE,
+                                      f"unknown message type {kind!r}; known: act, resume, ping",
+                                      zh=f"不认识的消息类型 {kind!r}；可用的有 act、resume、ping")))
 
 
 # ---- garbage collection -------------------------------------------------------------------------------
@@ -389,7 +355,6 @@ async def _gc_policy(every: float, freeze_every: float = 20.0) -> None:
 def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | None = None) -> Starlette:
     """The card room for ``settings``; nothing is opened until the app starts."""
     settings = settings if settings is not None else Settings()
-    from . import routes_history, routes_players  # they build on this module's helpers
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -405,7 +370,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         await accounts.warm_up()
         app.state.room = room
         app.state.rematches = routes_history.Rematches(room)
-        room.restore(rows)
+        await room.restore(rows)
         booking = asyncio.get_running_loop().create_task(routes_history.book_pending(room))
         gc_task = asyncio.get_running_loop().create_task(_gc_policy(settings.gc_full_every_seconds)) \
             if settings.gc_full_every_seconds else None

@@ -1,14 +1,143 @@
-"""The card room's refusals: a stable code for clients, a message for people, an HTTP status."""
+"""The card room's refusals: one list of stable codes for clients, texts in both languages for people.
+
+Every error the server sends — an HTTP JSON body or a websocket ``error`` message — carries its code, the
+English detail it always had (``message``) and the text for people in both languages (``zh``, ``en``), so a
+client shows the one its person chose without asking the server again (docs/protocol.md).
+"""
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import Any
+
+from paiju.core import ActionError
+
+
+class ErrorCode(StrEnum):
+    """Every code the card room can send; the values are the wire's strings."""
+
+    # sessions, accounts and bodies
+    NO_SESSION = "no_session"
+    BAD_NICKNAME = "bad_nickname"
+    BAD_JSON = "bad_json"
+    BAD_USERNAME = "bad_username"
+    BAD_PASSWORD = "bad_password"
+    USERNAME_TAKEN = "username_taken"
+    HAS_ACCOUNT = "has_account"
+    NO_ACCOUNT = "no_account"
+    BAD_LOGIN = "bad_login"
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
+    AT_TABLE = "at_table"
+    # history
+    NO_PLAYER = "no_player"
+    BAD_CURSOR = "bad_cursor"
+    # lobby
+    UNKNOWN_GAME = "unknown_game"
+    NO_RULES = "no_rules"
+    BAD_OPTION = "bad_option"
+    WINDOW_TOO_SHORT = "window_too_short"
+    NO_TABLE = "no_table"
+    INVITE_REQUIRED = "invite_required"
+    BAD_SEAT = "bad_seat"
+    SEAT_TAKEN = "seat_taken"
+    SEATS_EMPTY = "seats_empty"
+    STARTED = "started"
+    NOT_SEATED = "not_seated"
+    NOT_FINISHED = "not_finished"
+    # play (the first three are the engine's ``ActionError.code``)
+    ILLEGAL = "illegal"
+    NOT_YOUR_TURN = "not_your_turn"
+    GAME_OVER = "game_over"
+    NOT_STARTED = "not_started"
+    BAD_MESSAGE = "bad_message"
+    UNKNOWN_TYPE = "unknown_type"
+    SERVER_ERROR = "server_error"
+
+    @property
+    def zh(self) -> str:
+        return TEXTS[self][0]
+
+    @property
+    def en(self) -> str:
+        return TEXTS[self][1]
+
+
+TEXTS: dict[ErrorCode, tuple[str, str]] = {
+    ErrorCode.NO_SESSION: ("请先取个昵称", "Pick a nickname first"),
+    ErrorCode.BAD_NICKNAME: ("昵称不合适", "Unusable nickname"),
+    ErrorCode.BAD_JSON: ("请求内容不是合法的 JSON", "The request is not valid JSON"),
+    ErrorCode.BAD_USERNAME: ("用户名不合适", "Unusable username"),
+    ErrorCode.BAD_PASSWORD: ("密码不合适", "Unusable password"),
+    ErrorCode.USERNAME_TAKEN: ("用户名已有人用", "That username is taken"),
+    ErrorCode.HAS_ACCOUNT: ("你已经有账号了", "You have an account already"),
+    ErrorCode.NO_ACCOUNT: ("你还没有账号", "You have no account"),
+    ErrorCode.BAD_LOGIN: ("用户名或密码不对", "Wrong username or password"),
+    ErrorCode.TOO_MANY_ATTEMPTS: ("尝试太多次，请稍后再试", "Too many attempts: wait and try again"),
+    ErrorCode.AT_TABLE: ("你还在牌桌上", "You are still at a table"),
+    ErrorCode.NO_PLAYER: ("找不到这位玩家", "No such player"),
+    ErrorCode.BAD_CURSOR: ("翻页参数有误", "Bad page cursor"),
+    ErrorCode.UNKNOWN_GAME: ("没有这个游戏", "No such game"),
+    ErrorCode.NO_RULES: ("没有这个游戏的规则", "No rules for that game"),
+    ErrorCode.BAD_OPTION: ("选项有误", "Bad option"),
+    ErrorCode.WINDOW_TOO_SHORT: ("出牌时限太短", "The turn window is too short"),
+    ErrorCode.NO_TABLE: ("找不到这张牌桌", "No such table"),
+    ErrorCode.INVITE_REQUIRED: ("这是私人牌桌：请用邀请链接进入", "This table is private: open it by its invite link"),
+    ErrorCode.BAD_SEAT: ("没有这个座位", "No such seat"),
+    ErrorCode.SEAT_TAKEN: ("这个座位已经有人", "That seat is taken"),
+    ErrorCode.SEATS_EMPTY: ("还有空位", "Some seats are empty"),
+    ErrorCode.STARTED: ("已经开局", "The game has started"),
+    ErrorCode.NOT_SEATED: ("你没有坐在这张桌", "You have no seat at this table"),
+    ErrorCode.NOT_FINISHED: ("这局还没结束", "The game is not over yet"),
+    ErrorCode.ILLEGAL: ("不合规则", "Not allowed"),
+    ErrorCode.NOT_YOUR_TURN: ("还没轮到你", "Not your turn"),
+    ErrorCode.GAME_OVER: ("这局已经结束", "The game is over"),
+    ErrorCode.NOT_STARTED: ("还没开局", "The game has not started"),
+    ErrorCode.BAD_MESSAGE: ("消息有误", "Bad message"),
+    ErrorCode.UNKNOWN_TYPE: ("不认识的消息类型", "Unknown message type"),
+    ErrorCode.SERVER_ERROR: ("服务器出错", "Server error"),
+}
+"""Each code's meaning, (zh, en): the text for people when a refusal has no more specific one."""
+
 
 class RoomError(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    """A refusal: ``code`` for programs, ``message`` (English, names the option or seat at fault), the texts
+    for people in both languages, and the HTTP status.
+
+    ``zh`` is the same refusal said in Chinese.  Where only an English detail exists (the engine's and the
+    rules config's messages, written once in the core), both texts are the code's meaning followed by it.
+    """
+
+    def __init__(self, code: ErrorCode, message: str, status: int = 400, *, zh: str | None = None) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = ErrorCode(code)  # a string that is no code fails here, and in the tests
         self.message = message
         self.status = status
+        self.zh = zh
 
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+    @classmethod
+    def refused(cls, e: ActionError) -> RoomError:
+        """The engine refused an action: its code, and its message as the detail."""
+        try:
+            code = ErrorCode(e.code)
+        except ValueError:  # an engine with a code of its own: still a refused action
+            code = ErrorCode.ILLEGAL
+        return cls(code, str(e))
+
+    def texts(self) -> tuple[str, str]:
+        """(zh, en) for people."""
+        if self.zh is not None:
+            return self.zh, self.message
+        return f"{self.code.zh}：{self.message}", f"{self.code.en}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        zh, en = self.texts()
+        return {"code": self.code.value, "message": self.message, "zh": zh, "en": en}
+
+
+def no_table(table_id: str) -> RoomError:
+    return RoomError(ErrorCode.NO_TABLE, f"no table {table_id!r} here", 404, zh=f"这里没有牌桌 {table_id!r}")
+
+
+def invite_required() -> RoomError:
+    return RoomError(ErrorCode.INVITE_REQUIRED, "this table is private: open it with its invite link", 403,
+                     zh="这是私人牌桌：请用邀请链接进入")

@@ -23,9 +23,9 @@ from . import ledger as lg
 from . import scoring
 from . import storage as st
 from .accounts import accounts
-from .app import api, body_of, current_player, require_player, room_of
 from .auth import Player
-from .errors import RoomError
+from .errors import ErrorCode, RoomError, invite_required, no_table
+from .handlers import api, body_of, current_player, require_player, room_of
 from .tables import CardTable, Room, dumps
 
 log = logging.getLogger("paiju.server.history")
@@ -44,9 +44,9 @@ def _limit(request: Request, default: int = 20) -> int:
     try:
         n = int(raw)
     except ValueError:
-        raise RoomError("bad_option", "limit must be a whole number", 422) from None
+        raise RoomError(ErrorCode.BAD_OPTION, "limit must be a whole number", 422, zh="limit 应为整数") from None
     if not 1 <= n <= MAX_PAGE:
-        raise RoomError("bad_option", f"limit must be 1 to {MAX_PAGE}", 422)
+        raise RoomError(ErrorCode.BAD_OPTION, f"limit must be 1 to {MAX_PAGE}", 422, zh=f"limit 应为 1 到 {MAX_PAGE}")
     return n
 
 
@@ -58,7 +58,8 @@ async def get_player(request: Request) -> Response:
     viewer = await current_player(request)
     cursor = lg.decode_cursor(request.query_params.get("cursor"))
     if request.query_params.get("cursor") and not isinstance(cursor, int):
-        raise RoomError("bad_cursor", "that cursor is not one this server gave", 422)
+        raise RoomError(ErrorCode.BAD_CURSOR, "that cursor is not one this server gave", 422,
+                        zh="这个 cursor 不是本服务器给的")
     limit = _limit(request)
     game = request.query_params.get("game")
 
@@ -77,7 +78,7 @@ async def get_player(request: Request) -> Response:
 
     out = await room_of(request).db.run(job)
     if out is None:
-        raise RoomError("no_player", f"no player {pid!r} here", 404)
+        raise RoomError(ErrorCode.NO_PLAYER, f"no player {pid!r} here", 404, zh=f"这里没有玩家 {pid!r}")
     if viewer is None or viewer.id != pid:  # someone else's private tables: no names, no scores
         for e in out["ledger"]:
             m = e.get("match")
@@ -90,11 +91,14 @@ async def get_player(request: Request) -> Response:
 async def leaderboard(request: Request) -> Response:
     game = request.query_params.get("game")
     if game not in game_names():
-        raise RoomError("unknown_game", f"say which game: ?game= one of {', '.join(game_names())}", 422)
+        names = ", ".join(game_names())
+        raise RoomError(ErrorCode.UNKNOWN_GAME, f"say which game: ?game= one of {names}", 422,
+                        zh=f"请说明是哪个游戏：?game= 为 {names} 之一")
     raw = request.query_params.get("cursor")
     after = lg.decode_cursor(raw)
     if raw and not (isinstance(after, list) and len(after) == 3):
-        raise RoomError("bad_cursor", "that cursor is not one this server gave", 422)
+        raise RoomError(ErrorCode.BAD_CURSOR, "that cursor is not one this server gave", 422,
+                        zh="这个 cursor 不是本服务器给的")
     limit = _limit(request, 50)
     rank_from = int(request.query_params.get("rank_from", "0") or 0) if raw else 0
     rows, nxt = await room_of(request).db.run(lambda c: lg.leaderboard_page(c, game, after=after, limit=limit))
@@ -151,14 +155,14 @@ async def _finished_row(request: Request) -> st.TableRow:
     if row is None:
         rows = await room_of(request).db.run(lambda c: st.load_tables(c, table_id=tid))
         if not rows:
-            raise RoomError("no_table", f"no table {tid!r} here", 404)
+            raise no_table(tid)
         row = rows[0]
         if row.status == "finished":
             _rows.put(tid, {"row": row})
     if not _may_watch(row, await current_player(request), request.query_params.get("invite")):
-        raise RoomError("invite_required", "this table is private: open it with its invite link", 403)
+        raise invite_required()
     if row.status != "finished":
-        raise RoomError("not_finished", "a replay opens when the match is over", 409)
+        raise RoomError(ErrorCode.NOT_FINISHED, "a replay opens when the match is over", 409, zh="牌局结束后才能回放")
     return row
 
 
@@ -226,10 +230,11 @@ async def get_replay_views(request: Request) -> Response:
         lo = int(request.query_params.get("from", "0"))
         hi = int(request.query_params.get("to", str(lo)))
     except ValueError:
-        raise RoomError("bad_option", "from and to are step numbers", 422) from None
+        raise RoomError(ErrorCode.BAD_OPTION, "from and to are step numbers", 422, zh="from 和 to 应为步数") from None
     total = len(row.actions)
     if not 0 <= lo <= hi <= total or hi - lo >= MAX_VIEWS:
-        raise RoomError("bad_option", f"steps run 0 to {total}; at most {MAX_VIEWS} a call", 422)
+        raise RoomError(ErrorCode.BAD_OPTION, f"steps run 0 to {total}; at most {MAX_VIEWS} a call", 422,
+                        zh=f"步数为 0 到 {total}；每次最多 {MAX_VIEWS} 步")
     views = await asyncio.to_thread(replay_views, row, lo, hi)
     return Response(dumps({"views": views}), media_type="application/json")
 
@@ -256,16 +261,16 @@ class Rematches:
                 "waiting": [s for s in self.needed(table) if s not in confirmed], "next": self.next.get(table.id)}
 
     def _tell(self, table: CardTable) -> None:
-        text = dumps(self.state(table))
-        for conn in list(table.conns):
-            conn.send(text)
+        table.watchers.to_all(dumps(self.state(table)))
 
     async def answer(self, table: CardTable, player: Player, yes: bool) -> dict[str, Any]:
         if table.status != "finished":
-            raise RoomError("not_finished", "a rematch is offered when the match is over", 409)
+            raise RoomError(ErrorCode.NOT_FINISHED, "a rematch is offered when the match is over", 409,
+                            zh="牌局结束后才能再来一局")
         seat = table.seat_of(player)
         if seat is None or seat not in self.needed(table):
-            raise RoomError("not_seated", "only the people who played this match can ask for a rematch", 403)
+            raise RoomError(ErrorCode.NOT_SEATED, "only the people who played this match can ask for a rematch", 403,
+                            zh="只有打这一局的人才能提出再来一局")
         lock = self._locks.setdefault(table.id, asyncio.Lock())
         async with lock:
             if table.id in self.next:
@@ -316,7 +321,7 @@ async def post_rematch(request: Request) -> Response:
     table = room_of(request).get(request.path_params["table_id"])
     yes = data.get("confirm", True)
     if not isinstance(yes, bool):
-        raise RoomError("bad_option", "confirm must be true or false", 422)
+        raise RoomError(ErrorCode.BAD_OPTION, "confirm must be true or false", 422, zh="confirm 应为 true 或 false")
     return JSONResponse(await rematches_of(request).answer(table, player, yes))
 
 

@@ -12,11 +12,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .accounts import AccountInfo, Accounts, SessionStore, Throttled
-from .app import api, body_of, current_player, require_player, room_of
-from .auth import COOKIE, Player, token_of
-from .errors import RoomError
-from .settings import Settings
+from .accounts import Accounts, SessionStore, Throttled
+from .auth import COOKIE, token_of
+from .errors import ErrorCode, RoomError
+from .handlers import api, body_of, current_player, require_player, room_of, session_response
 from .tables import Room
 
 
@@ -37,19 +36,6 @@ def forgetter(room: Room) -> Callable[[str], None]:
         room._players.pop(player_id, None)  # the Room caches players by id; the next read reloads
 
     return forget
-
-
-def session_response(request: Request, token: str, player: Player, account: AccountInfo | None,
-                     status: int = 200) -> JSONResponse:
-    """``{"token", "player"}`` and the same token as an HTTP-only cookie that lives as long as the session."""
-    settings: Settings = request.app.state.settings
-    body: dict[str, Any] = {"token": token, "player": {**player.to_dict(), "account": account is not None}}
-    if account is not None:
-        body["account"] = {"username": account.username, "created_at": account.created_at}
-    response = JSONResponse(body, status_code=status)
-    response.set_cookie(COOKIE, token, max_age=int(settings.session_days * 86400), httponly=True, samesite="lax",
-                        secure=settings.cookie_secure)
-    return response
 
 
 def throttled(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
@@ -124,7 +110,8 @@ async def delete_account(request: Request) -> Response:
     busy = [t.id for t in room_of(request).tables.values()
             if t.status != "finished" and t.seat_of(player) is not None]
     if busy:
-        raise RoomError("at_table", f"leave your tables first: {', '.join(busy)}", 409)
+        raise RoomError(ErrorCode.AT_TABLE, f"leave your tables first: {', '.join(busy)}", 409,
+                        zh=f"请先离开你的牌桌：{'、'.join(busy)}")
     await accounts_of(request).delete(player, data)
     return _logged_out()
 

@@ -20,9 +20,9 @@ inside one database transaction on the writer thread (``book_match``, ``book_esc
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Connection, select, update
 
@@ -30,10 +30,7 @@ from paiju.core import OMNISCIENT, Game, get_game
 
 from . import ledger as lg
 from .ledger import Claim
-from .storage import actions, card_tables, departures
-
-if TYPE_CHECKING:
-    from .tables import CardTable
+from .storage import Database, TableRow, actions, card_tables, departures
 
 log = logging.getLogger("paiju.server.scoring")
 
@@ -351,7 +348,7 @@ def unbooked_tables(conn: Connection, limit: int = 100) -> list[str]:
 def match_facts_from_db(conn: Connection, table_id: str) -> MatchFacts | None:
     """A finished table's facts read back from the database (for bookings a crash left undone)."""
     from .storage import load_tables
-    from .tables import replay_game
+    from .store import replay_game
 
     rows = load_tables(conn, table_id=table_id)
     if not rows or rows[0].status != "finished":
@@ -384,23 +381,23 @@ def book_pending(conn: Connection, at: float, limit: int = 100) -> int:
 
 
 # ---- the hooks the table calls ----------------------------------------------------------------------------
+# They take the table's facts, not the table: the table calls them (tables.py imports this module).
 
-async def on_match_finished(table: CardTable) -> None:
+async def on_match_finished(db: Database, row: TableRow, game: Game[Any], clock: Callable[[], float]) -> None:
     """The match just ended (its final move is stored): book it, in a transaction of its own so a failure
     here never undoes the move; the next start books what a failure or a crash left undone."""
-    facts = gather_match(table.id, table.game, table.row.seats, table.row.started_at)
-    room = table.room
+    facts = gather_match(row.id, game, row.seats, row.started_at)
     try:
-        await room.db.run(lambda c: book_match(c, facts, room.settings.clock()))
+        await db.run(lambda c: book_match(c, facts, clock()))
     except Exception:
-        log.exception("table %s: booking the match failed; the next start books it", table.id)
+        log.exception("table %s: booking the match failed; the next start books it", row.id)
 
 
-async def on_escape(table: CardTable, seat: int, move: int, at: float) -> None:
+async def on_escape(db: Database, row: TableRow, game: Game[Any], seat: int, move: int, at: float) -> None:
     """A person left a started match (a bot plays on): book the escape now; if that fails, the match's booking
     at the end books it."""
-    facts = gather_escape(table.id, table.game, table.row.seats, seat, move, at, table.row.started_at)
+    facts = gather_escape(row.id, game, row.seats, seat, move, at, row.started_at)
     try:
-        await table.room.db.run(lambda c: book_escape(c, facts))
+        await db.run(lambda c: book_escape(c, facts))
     except Exception:
-        log.exception("table %s: booking an escape failed; the match's booking will", table.id)
+        log.exception("table %s: booking an escape failed; the match's booking will", row.id)

@@ -1,165 +1,81 @@
-"""Tables: one owner per table, one action at a time, the view as the only door to hidden cards.
+"""Tables: one owner per table, one change at a time, the view as the only door to hidden cards.
 
-Every change to a table happens under its lock: check with the engine, apply, write to the database,
-then tell the clients.  Clients get only ``game.view(their viewer)`` and their own legal actions;
-events are public and go to everyone unchanged.  Deadlines are absolute times kept with the table
-(in memory and in the database) and armed as event-loop timers; bots and expiries act through the
-same path as people.
+A :class:`CardTable` owns one table: its lock, the live game and the parts that run it (docs/server.md, "How
+the room is built") — who sits where (seats.py), the clock (clock.py), the bots (bots.py), the writes
+(store.py) and the clients watching (broadcast.py, conn.py).  Every change happens under the table's lock:
+check with the engine, apply, store, then tell the clients.  Clients get only ``game.view(their viewer)``
+and their own legal actions; events are public and go to everyone unchanged.  Bots and expiries act through
+the same path as people.  :class:`Room` is every live table of this process.
+
+The names tests and benchmarks import from here (``Conn``, ``dumps``, ``BotFactory``, ``replay_game``, ...)
+are re-exported from the parts.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable, Coroutine
-from types import ModuleType
 from typing import Any
 
-from starlette.websockets import WebSocket
-
-from paiju.bots.base import Bot, RandomBot
-from paiju.core import SPECTATOR, ActionError, ConfigError, Event, Game, Window, get_game
+from paiju.core import SPECTATOR, ActionError, ConfigError, Event, Game, get_game
 
 from . import scoring
-from . import storage as st
 from .auth import Player
-from .errors import RoomError
+from .bots import BotFactory, TableBots, default_bot_factory
+from .broadcast import Broadcaster
+from .clock import Deadlines, Timers, Windows, next_deadlines
+from .conn import _ENCODER, Conn, dumps, dumps_events
+from .errors import ErrorCode, RoomError, invite_required, no_table
+from .seats import DISCONNECTED, LEFT, Seats
 from .settings import Settings
 from .storage import Database, SeatRow, TableRow
+from .store import Move, RoomStore, StoreHooks, TableStore, replay_game
+
+__all__ = ["_ENCODER", "BotFactory", "CardTable", "Conn", "Room", "default_bot_factory", "dumps", "dumps_events",
+           "replay_game"]
 
 log = logging.getLogger("paiju.server.tables")
 
-BotFactory = Callable[[str, str, int], Bot]
-"""(game, kind, seed) -> bot."""
 
-
-def default_bot_factory(game: str, kind: str, seed: int) -> Bot:
-    """The game's own bot; a random one when the game ships none yet."""
-    from paiju.bots import get_bot
-
-    try:
-        return get_bot(game, kind, seed)
-    except (ImportError, KeyError):
-        log.warning("no %r bot for %s; using a random bot", kind, game)
-        return RandomBot(seed)
-
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
-
-_orjson: ModuleType | None
-try:  # optional: about ten times faster than the standard library's encoder on views
-    import orjson as _orjson_module
-    _orjson = _orjson_module
-except ImportError:  # pragma: no cover - the standard library then does it all
-    _orjson = None
-
-# Only what the standard library would encode too: dataclasses and datetimes go to the fallback, which
-# refuses them as before; non-string keys become strings as the standard library makes them.
-_ORJSON_OPTIONS = (_orjson.OPT_NON_STR_KEYS | _orjson.OPT_PASSTHROUGH_DATACLASS
-                   | _orjson.OPT_PASSTHROUGH_DATETIME) if _orjson is not None else 0
-
-
-def dumps(msg: Any) -> str:
-    """Compact JSON text, non-ASCII kept as is.  JSON is the card room's hot path (four views per action),
-    so orjson does it when installed; anything orjson refuses (integers beyond 64 bits, objects it would
-    not encode) goes to the standard library, which gives the same text or the same error."""
-    if _orjson is not None:
-        try:
-            text: str = _orjson.dumps(msg, option=_ORJSON_OPTIONS).decode()
-            return text
-        except TypeError:  # orjson.JSONEncodeError is a TypeError
-            pass
-    return _ENCODER.encode(msg)
-
-
-def dumps_events(events: list[Event]) -> str:
-    return dumps(events)
-
-
-class Conn:
-    """One websocket client: who it is, and an outgoing queue drained by its own task so no table waits on it.
-
-    The queue is a deque and a future the pump sleeps on, not an ``asyncio.Queue``: four sends per action
-    make the queue's bookkeeping part of the hot path."""
-
-    def __init__(self, ws: WebSocket, player: Player | None, limit: int) -> None:
-        self.ws = ws
-        self.player = player
-        self.limit = limit
-        self._out: deque[str | None] = deque()  # None: close after what is queued before it
-        self._wake: asyncio.Future[None] | None = None
-        self.closed = False
-
-    def send(self, text: str) -> None:
-        if self.closed:
-            return
-        if len(self._out) >= self.limit:
-            log.warning("client too slow (%d messages behind): disconnecting", len(self._out))
-            self.close()
-            return
-        self._push(text)
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self._push(None)
-
-    def _push(self, item: str | None) -> None:
-        self._out.append(item)
-        wake, self._wake = self._wake, None
-        if wake is not None and not wake.done():
-            wake.set_result(None)
-
-    async def pump(self) -> None:
-        """Send queued messages in order until closed or the socket fails."""
-        loop = asyncio.get_running_loop()
-        out = self._out
-        while True:
-            while not out:
-                self._wake = loop.create_future()
-                await self._wake
-            text = out.popleft()
-            if text is None:
-                break
-            try:
-                await self.ws.send_text(text)
-            except Exception:  # the peer went away; the receive loop notices too
-                break
-        self.closed = True
-        out.clear()
-        with contextlib.suppress(Exception):
-            await self.ws.close()
+def _deadlines_of(row: TableRow, game: Game[Any]) -> Deadlines:
+    return Deadlines(dict(row.deadlines), {s: game.window(s) for s in row.deadlines})
 
 
 class CardTable:
-    """A table: its stored row, the live game rebuilt from that row, and who is watching."""
+    """A table: its stored row, the live game rebuilt from that row, and who is watching.
+
+    Every public coroutine takes ``lock`` itself; no method needs its caller to hold it.  The public plain
+    methods only read and never wait, so they need no lock (they may see a move applied but not yet stored,
+    as the lobby always could).  Private methods that change the table say that their caller holds the lock.
+    """
 
     def __init__(self, room: Room, row: TableRow, game: Game[Any]) -> None:
         self.room = room
-        self.row = row
+        self.settings = room.settings
         self.game = game
         self.lock = asyncio.Lock()
-        self.conns: set[Conn] = set()
+        self.store = TableStore(room.db, row, room.hooks)
+        self.seats = Seats(row.seats)
+        self.watchers = Broadcaster()
+        self.bots = TableBots(room.bot_factory, row.id, row.game, row.seed)
+        self.timers = Timers(room.settings.clock)
+        self.windows = Windows(row.turn_seconds, row.claim_seconds)
+        self.deadlines = _deadlines_of(row, game)
         # (seq, that update's events as JSON text): text keeps thousands of small dicts out of the cyclic GC
         self.recent: deque[tuple[int, str]] = deque(maxlen=room.settings.resume_buffer)
-        self.deadlines: dict[int, float] = dict(row.deadlines)
-        self._windows: dict[int, Window] = {s: game.window(s) for s in self.deadlines}
-        self._stored_deadlines: dict[int, float] = dict(self.deadlines)
-        self._timers: dict[int, tuple[float, asyncio.TimerHandle]] = {}
-        self._grace: dict[int, asyncio.TimerHandle] = {}
-        self._bot_pending: dict[int, int] = {}
-        self._bots: dict[int, Bot] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._thinking: set[int] = set()
 
     # ---- facts ---------------------------------------------------------------------------------------
     @property
+    def row(self) -> TableRow:
+        """The table as stored (the store's copy: replaced when the table is rebuilt)."""
+        return self.store.row
+
+    @property
     def id(self) -> str:
-        return self.row.id
+        return self.store.row.id
 
     @property
     def seq(self) -> int:
@@ -168,250 +84,214 @@ class CardTable:
 
     @property
     def status(self) -> str:
-        return self.row.status
+        return self.store.row.status
 
     def seat_of(self, player: Player | None) -> int | None:
         """The seat ``player`` holds (not one it left), if any."""
-        if player is None:
-            return None
-        for s in self.row.seats:
-            if s.player_id == player.id and s.replaced != "left":
-                return s.seat
-        return None
+        return self.seats.seat_of(player)
 
     def viewer_of(self, conn: Conn) -> int:
-        seat = self.seat_of(conn.player)
+        seat = self.seats.seat_of(conn.player)
         return SPECTATOR if seat is None else seat
-
-    def _connected(self, player_id: str | None) -> bool:
-        return player_id is not None and any(c.player is not None and c.player.id == player_id
-                                             for c in self.conns)
 
     def info(self, *, for_player: Player | None = None) -> dict[str, Any]:
         """The table as the lobby and clients see it (never the seed: it would reveal every card)."""
+        row = self.row
         out: dict[str, Any] = {
-            "id": self.row.id,
-            "game": self.row.game,
+            "id": row.id,
+            "game": row.game,
             "display": dict(type(self.game).display),
-            "config": self.row.config,
-            "turn_seconds": self.row.turn_seconds,
-            "claim_seconds": self.row.claim_seconds,
-            "private": self.row.private,
-            "owner": self.row.owner_id,
-            "status": self.row.status,
+            "config": row.config,
+            "turn_seconds": row.turn_seconds,
+            "claim_seconds": row.claim_seconds,
+            "private": row.private,
+            "owner": row.owner_id,
+            "status": row.status,
             "seq": self.seq,
-            "created_at": self.row.created_at,
-            "seats": [
-                {"seat": s.seat,
-                 "player": None if s.player_id is None else {"id": s.player_id, "nickname": s.nickname},
-                 "bot": s.bot, "replaced": s.replaced,
-                 "connected": s.bot is None and self._connected(s.player_id)}
-                for s in self.row.seats
-            ],
+            "created_at": row.created_at,
+            "seats": self.seats.to_list(self.watchers.connected),
             "result": self.game.result().to_dict() if self.game.finished else None,  # type: ignore[union-attr]
         }
-        if for_player is not None and self.row.private and (
-                for_player.id == self.row.owner_id or self.seat_of(for_player) is not None):
-            out["invite"] = self.row.invite
+        if for_player is not None and row.private and (
+                for_player.id == row.owner_id or self.seat_of(for_player) is not None):
+            out["invite"] = row.invite
         return out
 
-    # ---- messages ------------------------------------------------------------------------------------
+    def check_invite(self, player: Player | None, invite: str | None) -> None:
+        row = self.row
+        if not row.private:
+            return
+        if player is not None and (player.id == row.owner_id or self.seat_of(player) is not None):
+            return
+        if invite is None or not secrets.compare_digest(invite, row.invite or ""):
+            raise invite_required()
+
+    # ---- messages (what each viewer may see) ---------------------------------------------------------
     def _state(self, kind: str, viewer: int, events: list[Event] | None = None) -> dict[str, Any]:
-        playing = self.row.status != "waiting"
+        status = self.row.status
         g = self.game
-        deciding = viewer >= 0 and self.row.status == "playing" and viewer in g.to_move()
+        deciding = viewer >= 0 and status == "playing" and viewer in g.to_move()
+        deadlines = self.deadlines.at
         msg: dict[str, Any] = {"type": kind, "seq": self.seq}
         if events is not None:
             msg["events"] = events
-        msg["view"] = g.view(viewer) if playing else None
+        msg["view"] = g.view(viewer) if status != "waiting" else None
         msg["legal"] = ([{"action": a, "zh": g.describe(a, "zh"), "en": g.describe(a, "en")}
                          for a in g.legal_actions(viewer)] if deciding else [])
-        msg["deadline"] = self.deadlines.get(viewer) if deciding else None
-        public = g.public_to_move() if self.row.status == "playing" else ()
-        msg["deadlines"] = {str(s): self.deadlines[s] for s in public if s in self.deadlines}
+        msg["deadline"] = deadlines.get(viewer) if deciding else None
+        public = g.public_to_move() if status == "playing" else ()
+        msg["deadlines"] = {str(s): deadlines[s] for s in public if s in deadlines}
         msg["seat"] = viewer if viewer >= 0 else None
         return msg
 
-    def snapshot(self, conn: Conn) -> dict[str, Any]:
+    def _snapshot(self, conn: Conn) -> str:
         msg = self._state("snapshot", self.viewer_of(conn))
         msg["table"] = self.info(for_player=conn.player)
-        return msg
+        return dumps(msg)
 
     def _broadcast_state(self, kind: str, events: list[Event] | None = None) -> None:
-        texts: dict[int, str] = {}
-        for conn in list(self.conns):
-            viewer = self.viewer_of(conn)
-            text = texts.get(viewer)
-            if text is None:
-                msg = self._state(kind, viewer, events)
-                if kind == "snapshot":
-                    msg["table"] = self.info()
-                text = texts[viewer] = dumps(msg)
-            conn.send(text)
+        def render(viewer: int) -> str:
+            msg = self._state(kind, viewer, events)
+            if kind == "snapshot":
+                msg["table"] = self.info()
+            return dumps(msg)
 
-    def broadcast_table(self) -> None:
-        text = dumps({"type": "table", "table": self.info()})
-        for conn in list(self.conns):
-            conn.send(text)
+        self.watchers.to_viewers(self.viewer_of, render)
 
-    def resume(self, conn: Conn, since: int) -> None:
+    def _broadcast_table(self) -> None:
+        self.watchers.to_all(dumps({"type": "table", "table": self.info()}))
+
+    async def resume(self, conn: Conn, since: int) -> None:
         """What ``conn`` missed after update ``since``: one update with every event since, or a snapshot."""
-        seq = self.seq
-        if since == seq:
-            conn.send(dumps(self._state("update", self.viewer_of(conn), [])))
-            return
-        held = [n for n, _ in self.recent]
-        if 0 <= since < seq and held and held[0] <= since + 1 and held[-1] == seq:
-            events = [e for n, text in self.recent if n > since for e in json.loads(text)]
-            msg = self._state("update", self.viewer_of(conn), events)
-            msg["since"] = since
-            conn.send(dumps(msg))
-            return
-        conn.send(dumps(self.snapshot(conn)))
+        async with self.lock:
+            seq = self.seq
+            if since == seq:
+                conn.send(dumps(self._state("update", self.viewer_of(conn), [])))
+                return
+            held = [n for n, _ in self.recent]
+            if 0 <= since < seq and held and held[0] <= since + 1 and held[-1] == seq:
+                events = [e for n, text in self.recent if n > since for e in json.loads(text)]
+                msg = self._state("update", self.viewer_of(conn), events)
+                msg["since"] = since
+                conn.send(dumps(msg))
+                return
+            conn.send(self._snapshot(conn))
 
     # ---- connections ---------------------------------------------------------------------------------
     async def attach(self, conn: Conn) -> None:
         async with self.lock:
-            self.conns.add(conn)
+            self.watchers.add(conn)
             seat = self.seat_of(conn.player)
             if seat is not None:
-                self._cancel_grace(seat)
-                s = self.row.seats[seat]
-                if s.bot is not None and s.replaced == "disconnected" and self.row.status == "playing":
-                    s.bot, s.replaced = None, None  # the player is back: the seat is theirs again
-                    self._bots.pop(seat, None)
-                    await self._save_seat(s)
-            conn.send(dumps(self.snapshot(conn)))
+                self.timers.cancel_grace(seat)
+                back = self.seats.give_back(seat) if self.status == "playing" else None
+                if back is not None:  # the player is back: the seat is theirs again
+                    self.bots.forget(seat)
+                    await self._save([back])
+            conn.send(self._snapshot(conn))
             if seat is not None:
-                self.broadcast_table()
+                self._broadcast_table()
 
     async def detach(self, conn: Conn) -> None:
         async with self.lock:
-            self.conns.discard(conn)
+            self.watchers.discard(conn)
             seat = self.seat_of(conn.player)
-            if seat is None or conn.player is None or self._connected(conn.player.id):
+            if seat is None or conn.player is None or self.watchers.connected(conn.player.id):
                 return
-            self.broadcast_table()
-            if self.row.status == "playing" and self.row.seats[seat].bot is None:
+            self._broadcast_table()
+            if self.status == "playing" and not self.seats.is_bot(seat):
                 self._arm_grace(seat)
 
     def _arm_grace(self, seat: int) -> None:
-        self._cancel_grace(seat)
-        loop = asyncio.get_running_loop()
-        self._grace[seat] = loop.call_later(self.room.settings.grace_seconds, self._spawn,
-                                            self._grace_expired, seat)
-
-    def _cancel_grace(self, seat: int) -> None:
-        h = self._grace.pop(seat, None)
-        if h is not None:
-            h.cancel()
+        self.timers.arm_grace(seat, self.settings.grace_seconds, self._grace_expired)
 
     async def _grace_expired(self, seat: int) -> None:
         async with self.lock:
-            self._grace.pop(seat, None)
-            s = self.row.seats[seat]
-            if self.row.status != "playing" or s.bot is not None or self._connected(s.player_id):
+            self.timers.graced(seat)
+            s = self.seats[seat]
+            if self.status != "playing" or s.bot is not None or self.watchers.connected(s.player_id):
                 return
-            await self._replace_with_bot(s, "disconnected")
+            await self._replace_with_bot(seat, DISCONNECTED)
 
     # ---- lobby actions -------------------------------------------------------------------------------
-    def check_invite(self, player: Player | None, invite: str | None) -> None:
-        if not self.row.private:
-            return
-        if player is not None and (player.id == self.row.owner_id or self.seat_of(player) is not None):
-            return
-        if invite is None or not secrets.compare_digest(invite, self.row.invite or ""):
-            raise RoomError("invite_required", "this table is private: open it with its invite link", 403)
+    def _check_waiting(self, message: str, zh: str) -> None:
+        if self.status != "waiting":
+            raise RoomError(ErrorCode.STARTED, message, 409, zh=zh)
 
     async def sit(self, player: Player, seat: int) -> None:
         async with self.lock:
-            if self.row.status != "waiting":
-                raise RoomError("started", "the game has started; seats cannot change now", 409)
-            if not 0 <= seat < len(self.row.seats):
-                raise RoomError("bad_seat", f"seat must be 0 to {len(self.row.seats) - 1}", 422)
-            s = self.row.seats[seat]
-            if s.player_id == player.id:
-                return
-            if s.player_id is not None or s.bot is not None:
-                raise RoomError("seat_taken", f"seat {seat} is taken", 409)
-            old = self.seat_of(player)
-            if old is not None:
-                o = self.row.seats[old]
-                o.player_id = o.nickname = None
-                await self._save_seat(o)
-            s.player_id, s.nickname = player.id, player.nickname
-            await self._save_seat(s)
-            self.broadcast_table()
+            self._check_waiting("the game has started; seats cannot change now", "已经开局，不能再换座位")
+            changed = self.seats.sit(player, seat)
+            if changed:
+                await self._save(changed)
+                self._broadcast_table()
 
     async def leave(self, player: Player) -> None:
         async with self.lock:
             seat = self.seat_of(player)
             if seat is None:
-                raise RoomError("not_seated", "you have no seat at this table", 409)
-            s = self.row.seats[seat]
-            if self.row.status == "waiting":
-                s.player_id = s.nickname = None
-                await self._save_seat(s)
-                self.broadcast_table()
-            elif self.row.status == "playing":
-                await self._replace_with_bot(s, "left")
+                raise RoomError(ErrorCode.NOT_SEATED, "you have no seat at this table", 409, zh="你没有坐在这张桌")
+            if self.status == "waiting":
+                await self._save([self.seats.free(seat)])
+                self._broadcast_table()
+            elif self.status == "playing":
+                await self._replace_with_bot(seat, LEFT)
             # a finished table keeps its seats as they were
 
     async def fill_bots(self, player: Player) -> None:
         async with self.lock:
-            if self.row.status != "waiting":
-                raise RoomError("started", "the game has started", 409)
-            kind = self.room.settings.bot_kind
-            for s in self.row.seats:
-                if s.player_id is None and s.bot is None:
-                    s.bot = kind
-                    await self._save_seat(s)
-            self.broadcast_table()
+            self._check_waiting("the game has started", "已经开局")
+            await self._save(self.seats.fill_bots(self.settings.bot_kind))
+            self._broadcast_table()
 
     async def remove_bot(self, player: Player, seat: int) -> None:
         async with self.lock:
-            if self.row.status != "waiting":
-                raise RoomError("started", "the game has started", 409)
-            if not 0 <= seat < len(self.row.seats) or self.row.seats[seat].bot is None:
-                raise RoomError("bad_seat", f"seat {seat} has no bot", 422)
-            s = self.row.seats[seat]
-            s.bot = None
-            await self._save_seat(s)
-            self.broadcast_table()
+            self._check_waiting("the game has started", "已经开局")
+            await self._save([self.seats.remove_bot(seat)])
+            self._broadcast_table()
 
     async def start(self, player: Player) -> None:
         async with self.lock:
-            if self.row.status != "waiting":
-                raise RoomError("started", "the game has already started", 409)
+            self._check_waiting("the game has already started", "已经开局了")
             if player.id != self.row.owner_id and self.seat_of(player) is None:
-                raise RoomError("not_seated", "only the table's owner or a seated player can start it", 403)
-            empty = [s.seat for s in self.row.seats if s.player_id is None and s.bot is None]
+                raise RoomError(ErrorCode.NOT_SEATED, "only the table's owner or a seated player can start it", 403,
+                                zh="只有桌主或入座的人才能开局")
+            empty = self.seats.empty()
             if empty:
-                raise RoomError("seats_empty", f"seats {empty} are empty: take them or fill them with bots", 409)
-            now = self.room.settings.clock()
+                raise RoomError(ErrorCode.SEATS_EMPTY, f"seats {empty} are empty: take them or fill them with bots",
+                                409, zh=f"{'、'.join(map(str, empty))} 号位还空着：请入座或加机器人")
+            now = self.settings.clock()
             self.row.status = "playing"
             self.row.started_at = now
-            self._refresh_deadlines(now, acted=None)
-            deadlines = dict(self.deadlines)
-            await self.room.db.run(lambda c: st.set_status(c, self.id, "playing", now, deadlines))
-            self._stored_deadlines = deadlines
-            self.broadcast_table()
+            self.deadlines = self._next_deadlines(now, acted=None)
+            await self.store.start(now, self.deadlines.at)
+            self._broadcast_table()
             self._broadcast_state("snapshot")
-            for s in self.row.seats:
-                if s.bot is None and not self._connected(s.player_id):
+            for s in self.seats.people():
+                if not self.watchers.connected(s.player_id):
                     self._arm_grace(s.seat)
             self._schedule()
+
+    async def rearm(self) -> None:
+        """After a restart: the deadlines kept, the bots' moves, and every seated person's grace to reconnect."""
+        async with self.lock:
+            if self.status != "playing":
+                return
+            self._schedule()
+            for s in self.seats.people():
+                self._arm_grace(s.seat)
 
     # ---- play ----------------------------------------------------------------------------------------
     async def act(self, conn: Conn, action: str) -> None:
         async with self.lock:
-            if self.row.status == "waiting":
-                raise RoomError("not_started", "the game has not started")
+            if self.status == "waiting":
+                raise RoomError(ErrorCode.NOT_STARTED, "the game has not started", zh="还没开局")
             seat = self.seat_of(conn.player)
             if seat is None:
-                raise RoomError("not_seated", "you have no seat at this table: spectators cannot act")
-            if self.row.seats[seat].bot is not None:
-                raise RoomError("not_seated", "a bot plays your seat now")
+                raise RoomError(ErrorCode.NOT_SEATED, "you have no seat at this table: spectators cannot act",
+                                zh="你没有座位：旁观的人不能出牌")
+            if self.seats.is_bot(seat):
+                raise RoomError(ErrorCode.NOT_SEATED, "a bot plays your seat now", zh="现在由机器人替你打")
             await self._apply(seat, action)
 
     async def _apply(self, seat: int, action: str) -> None:
@@ -419,170 +299,106 @@ class CardTable:
         try:
             events = self.game.apply(seat, action)
         except ActionError as e:
-            raise RoomError(e.code, str(e)) from e
+            raise RoomError.refused(e) from e
         except Exception:
             log.exception("table %s: engine failed on seat %d %r; rebuilding from the record", self.id, seat,
                           action)
             await self._rebuild()
-            raise RoomError("server_error", "the engine failed on that action; the table was rebuilt") from None
-        now = self.room.settings.clock()
-        self._refresh_deadlines(now, acted=seat)
-        n = self.seq
+            raise RoomError(ErrorCode.SERVER_ERROR, "the engine failed on that action; the table was rebuilt",
+                            zh="引擎出错，牌桌已按记录重建") from None
+        now = self.settings.clock()
+        self.deadlines = self._next_deadlines(now, acted=seat)
+        move = Move(self.seq, seat, action, now)
         finished = self.game.finished
-        result = self.game.result().to_dict() if finished else None  # type: ignore[union-attr]
-        deadlines = dict(self.deadlines)
         try:
-            row = st.action_row(self.id, n, seat, action, now)
-            if finished or deadlines != self._stored_deadlines:  # the move and the table's new state together
-                def job(c: Any) -> None:
-                    st.add_action(c, row)
-                    if finished:
-                        st.finish(c, self.id, now, result)
-                    else:
-                        st.set_deadlines(c, self.id, deadlines)
-
-                await self.room.db.run(job)
-            else:  # the common case: one row, batched with other tables' moves
-                await self.room.db.insert(st.actions, row)
-            self._stored_deadlines = deadlines
+            if finished:
+                await self.store.finish(move, self.game.result().to_dict())  # type: ignore[union-attr]
+            else:
+                await self.store.record_move(move, self.deadlines.at)
         except Exception:
-            log.exception("table %s: could not store move %d; rebuilding from the record", self.id, n)
+            log.exception("table %s: could not store move %d; rebuilding from the record", self.id, move.n)
             await self._rebuild()
-            raise RoomError("server_error", "the move could not be stored; try again") from None
-        self.recent.append((n, dumps_events(events)))
+            raise RoomError(ErrorCode.SERVER_ERROR, "the move could not be stored; try again",
+                            zh="这一步没能存下，请再试一次") from None
+        self.recent.append((move.n, dumps_events(events)))
         if finished:
             self.row.status = "finished"
             self.row.finished_at = now
             self.room.finished(self)
         self._broadcast_state("update", events)
         if finished:
-            self.broadcast_table()
-            await scoring.on_match_finished(self)  # accounts: the ledger books the match
+            self._broadcast_table()
+            await scoring.on_match_finished(self.room.db, self.row, self.game, self.settings.clock)  # the ledger
         self._schedule()
 
+    async def _apply_quietly(self, seat: int, action: str) -> None:
+        """An automatic move (a bot's, an expiry's).  Caller holds the lock."""
+        try:
+            await self._apply(seat, action)
+        except RoomError as e:
+            log.error("table %s: automatic move %r for seat %d refused: %s", self.id, action, seat, e.message)
+
     async def _rebuild(self) -> None:
-        """Throw the live game away and replay the stored record: the database is the truth."""
-        rows = await self.room.db.run(lambda c: st.load_tables(c, table_id=self.id))
-        if rows:
-            self.row = rows[0]
-            self.game = replay_game(self.row)
-            self.deadlines = dict(self.row.deadlines)
-            self._stored_deadlines = dict(self.deadlines)
-            self._windows = {s: self.game.window(s) for s in self.deadlines}
+        """Throw the live game away and replay the stored record: the database is the truth.  Caller holds
+        the lock."""
+        row = await self.store.load()
+        if row is not None:
+            self.seats = Seats(row.seats)
+            self.game = replay_game(row)
+            self.deadlines = _deadlines_of(row, self.game)
         self.recent.clear()
         self._broadcast_state("snapshot")
         self._schedule()
 
-    def _window_seconds(self, window: Window) -> float:
-        return self.row.claim_seconds if window == Window.CLAIM else self.row.turn_seconds
-
-    def _refresh_deadlines(self, now: float, acted: int | None) -> None:
-        """A seat still deciding in the same window keeps its deadline; a new decision gets a new one."""
-        new: dict[int, float] = {}
-        windows: dict[int, Window] = {}
-        if self.row.status == "playing" and not self.game.finished:
-            for s in self.game.to_move():
-                w = self.game.window(s)
-                seconds = self._window_seconds(w)
-                if seconds <= 0:
-                    continue
-                windows[s] = w
-                if s != acted and s in self.deadlines and self._windows.get(s) == w:
-                    new[s] = self.deadlines[s]
-                else:
-                    new[s] = now + seconds
-        self.deadlines, self._windows = new, windows
+    # ---- time and bots -------------------------------------------------------------------------------
+    def _next_deadlines(self, now: float, acted: int | None) -> Deadlines:
+        g = self.game
+        deciding = {s: g.window(s) for s in g.to_move()} if self.status == "playing" and not g.finished else {}
+        return next_deadlines(self.deadlines, deciding, now, self.windows, acted)
 
     def _schedule(self) -> None:
-        """Arm a timer per deadline and a think delay per bot that must decide."""
-        loop = asyncio.get_running_loop()
-        for seat in list(self._timers):
-            if self.deadlines.get(seat) != self._timers[seat][0]:
-                self._timers.pop(seat)[1].cancel()
-        if self.row.status != "playing":
-            for _, h in self._timers.values():
-                h.cancel()
-            self._timers.clear()
-            for g in self._grace.values():
-                g.cancel()
-            self._grace.clear()
+        """Arm a timer per deadline and a think delay per bot that must decide.  Caller holds the lock."""
+        if self.status != "playing":
+            self.timers.cancel_all()
             return
-        clock = self.room.settings.clock
-        for seat, at in self.deadlines.items():
-            if seat not in self._timers:
-                h = loop.call_later(max(0.0, at - clock()), self._spawn, self._expire, seat, at)
-                self._timers[seat] = (at, h)
+        self.timers.keep(self.deadlines.at, self._expire)
         seq = self.seq
-        delay = self.room.settings.bot_delay_seconds
-        for seat in self.game.to_move():
-            if self.row.seats[seat].bot is not None and self._bot_pending.get(seat) != seq:
-                self._bot_pending[seat] = seq
-                loop.call_later(delay, self._spawn, self._bot_move, seat, seq)
-
-    def _spawn(self, fn: Callable[..., Coroutine[Any, Any, None]], *args: Any) -> None:
-        """Run ``fn(*args)`` as a task (timers call this; the coroutine exists only once it runs)."""
-        task = asyncio.get_running_loop().create_task(fn(*args))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _bot(self, seat: int) -> Bot:
-        bot = self._bots.get(seat)
-        if bot is None:
-            kind = self.row.seats[seat].bot or self.room.settings.bot_kind
-            bot = self._bots[seat] = self.room.bot_factory(self.row.game, kind, (self.row.seed * 31 + seat) % 2**62)
-        return bot
+        for seat in self.bots.to_ask([s for s in self.game.to_move() if self.seats.is_bot(s)], seq):
+            self.timers.later(self.settings.bot_delay_seconds, self._bot_decides, seat, seq)
 
     def _can_decide(self, seat: int, seq: int, *, bot_only: bool) -> bool:
-        return (self.seq == seq and self.row.status == "playing" and seat in self.game.to_move()
-                and (not bot_only or self.row.seats[seat].bot is not None))
+        return (self.seq == seq and self.status == "playing" and seat in self.game.to_move()
+                and (not bot_only or self.seats.is_bot(seat)))
 
     async def _bot_decides(self, seat: int, seq: int, *, bot_only: bool = True) -> None:
-        """The seat's bot chooses from the seat's view and legal list only, on a worker thread (some bots think
-        for seconds); its choice is applied only if the table has not moved meanwhile."""
+        """The seat's bot chooses from the seat's view and legal list only, on a worker thread; its choice is
+        applied only if the table has not moved meanwhile."""
         async with self.lock:
-            if seat in self._thinking or not self._can_decide(seat, seq, bot_only=bot_only):
+            if seat in self.bots.thinking or not self._can_decide(seat, seq, bot_only=bot_only):
                 return
-            bot = self._bot(seat)
+            bot = self.bots.bot(seat, self.seats[seat].bot or self.settings.bot_kind)
             legal = list(self.game.legal_actions(seat))
             # a private copy: the bot reads it on another thread while the game moves on
             view = json.loads(dumps(self.game.view(seat))) if getattr(bot, "needs_view", True) else {}
-            self._thinking.add(seat)
-        try:
-            action = await asyncio.to_thread(self._ask, bot, view, legal, seat)
-        finally:
-            self._thinking.discard(seat)
+        action = await self.bots.choose(bot, seat, view, legal)
         async with self.lock:
             if not self._can_decide(seat, seq, bot_only=bot_only):
                 # the table moved on while the bot thought (a simultaneous decision); if the seat must still
                 # decide, think again on the new state (the timer armed meanwhile skipped a thinking seat)
                 if bot_only and self._can_decide(seat, self.seq, bot_only=True):
-                    self._bot_pending[seat] = self.seq
-                    self._spawn(self._bot_decides, seat, self.seq)
+                    self.bots.asked(seat, self.seq)
+                    self.timers.spawn(self._bot_decides, seat, self.seq)
                 return
             if action is None or not self.game.is_legal(seat, action):
                 fallback = self.game.timeout_action(seat)
                 action = fallback if fallback is not None else legal[0]
             await self._apply_quietly(seat, action)
 
-    def _ask(self, bot: Bot, view: dict[str, Any], legal: list[str], seat: int) -> str | None:
-        try:
-            action = bot.act(view, legal)
-        except Exception:
-            log.exception("table %s: bot failed at seat %d", self.id, seat)
-            return None
-        if action not in legal:
-            log.error("table %s: bot at seat %d chose %r, not in its legal list", self.id, seat, action)
-        return action
-
-    async def _bot_move(self, seat: int, seq: int) -> None:
-        await self._bot_decides(seat, seq)
-
     async def _expire(self, seat: int, at: float) -> None:
         """The seat's window ran out: take the game's default, or the bot's choice where a move is compulsory."""
         async with self.lock:
-            if self._timers.get(seat, (None,))[0] == at:
-                self._timers.pop(seat)
-            if self.deadlines.get(seat) != at or seat not in self.game.to_move():
+            self.timers.fired(seat, at)
+            if self.deadlines.at.get(seat) != at or seat not in self.game.to_move():
                 return
             action = self.game.timeout_action(seat)
             if action is not None and self.game.is_legal(seat, action):
@@ -591,55 +407,30 @@ class CardTable:
             seq = self.seq
         await self._bot_decides(seat, seq, bot_only=False)
 
-    async def _apply_quietly(self, seat: int, action: str) -> None:
-        try:
-            await self._apply(seat, action)
-        except RoomError as e:
-            log.error("table %s: automatic move %r for seat %d refused: %s", self.id, action, seat, e.message)
-
-    async def _replace_with_bot(self, s: SeatRow, reason: str) -> None:
-        """A person leaves mid-game: a bot finishes for them, and the departure is kept for the ledger."""
-        now = self.room.settings.clock()
-        s.bot, s.replaced = self.room.settings.bot_kind, reason
-        self._bots.pop(s.seat, None)
-        self._cancel_grace(s.seat)
-        pid, n, seat = s.player_id, self.seq, s.seat
-
-        def job(c: Any) -> None:
-            st.set_seat(c, self.id, s, now, n)
-            st.add_departure(c, self.id, seat, pid, now, n, reason)
-
-        await self.room.db.run(job)
-        if reason == "left":  # accounts: an escape is booked at once (one who disconnected: at the end)
-            await scoring.on_escape(self, seat, n, now)
-        self.broadcast_table()
-        if reason == "left":  # the leaver's own clients now watch as spectators
-            for conn in list(self.conns):
-                if conn.player is not None and conn.player.id == pid:
-                    conn.send(dumps(self.snapshot(conn)))
+    # ---- seats ---------------------------------------------------------------------------------------
+    async def _replace_with_bot(self, seat: int, reason: str) -> None:
+        """A person leaves mid-game: a bot finishes for them, and the departure is kept for the ledger.
+        Caller holds the lock."""
+        s = self.seats.replace(seat, self.settings.bot_kind, reason)
+        self.bots.forget(seat)
+        self.timers.cancel_grace(seat)
+        now, move = self.settings.clock(), self.seq
+        await self.store.replace_seat(s, now, move, reason)
+        if reason == LEFT:  # accounts: an escape is booked at once (one who disconnected: at the end)
+            await scoring.on_escape(self.room.db, self.row, self.game, seat, move, now)
+        self._broadcast_table()
+        if reason == LEFT:  # the leaver's own clients now watch as spectators
+            self.watchers.to_player(s.player_id, self._snapshot)
         self._schedule()
 
-    async def _save_seat(self, s: SeatRow) -> None:
-        now, n = self.room.settings.clock(), self.seq
-        await self.room.db.run(lambda c: st.set_seat(c, self.id, s, now, n))
+    async def _save(self, seats: list[SeatRow]) -> None:
+        """Store seat changes.  Caller holds the lock."""
+        await self.store.save_seats(seats, self.settings.clock(), self.seq)
 
     def close(self) -> None:
-        for _, h in self._timers.values():
-            h.cancel()
-        for g in self._grace.values():
-            g.cancel()
-        self._timers.clear()
-        self._grace.clear()
-        for conn in list(self.conns):
-            conn.close()
-
-
-def replay_game(row: TableRow) -> Game[Any]:
-    cls = get_game(row.game)
-    game = cls(cls.config_class.from_dict(row.config), row.seed, row.deal)
-    for seat, action, _at in row.actions:
-        game.apply(seat, action)
-    return game
+        """Stop the timers and let every client go (the process is stopping, or the table is evicted)."""
+        self.timers.cancel_all()
+        self.watchers.close()
 
 
 class Room:
@@ -648,6 +439,9 @@ class Room:
     def __init__(self, settings: Settings, db: Database, bot_factory: BotFactory = default_bot_factory) -> None:
         self.settings = settings
         self.db = db
+        self.store = RoomStore(db)
+        self.hooks = StoreHooks()
+        """Work that commits with every table's writes (the ledger's bookings, issue 9)."""
         self.bot_factory = bot_factory
         self.tables: dict[str, CardTable] = {}
         self._players: dict[str, Player] = {}
@@ -657,8 +451,7 @@ class Room:
     # ---- players -------------------------------------------------------------------------------------
     async def new_player(self, nickname: str) -> Player:
         player = Player(secrets.token_hex(8), nickname)
-        now = self.settings.clock()
-        await self.db.run(lambda c: st.add_player(c, player, now))
+        await self.store.add_player(player, self.settings.clock())
         self._players[player.id] = player
         return player
 
@@ -667,7 +460,7 @@ class Room:
             return None
         p = self._players.get(player_id)
         if p is None:
-            p = await self.db.run(lambda c: st.get_player(c, player_id))
+            p = await self.store.player(player_id)
             if p is not None:
                 self._players[p.id] = p
         return p
@@ -677,12 +470,14 @@ class Room:
         if value is None:
             return default
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise RoomError("bad_option", f"option {name!r} must be a number of seconds", 422)
+            raise RoomError(ErrorCode.BAD_OPTION, f"option {name!r} must be a number of seconds", 422,
+                            zh=f"选项 {name!r} 应为秒数")
         v = float(value)
         s = self.settings
+        lo, hi = f"{s.min_window_seconds:g}", f"{s.max_window_seconds:g}"
         if v != 0 and not s.min_window_seconds <= v <= s.max_window_seconds:
-            raise RoomError("bad_option", f"option {name!r} must be 0 (untimed) or between "
-                            f"{s.min_window_seconds:g} and {s.max_window_seconds:g} seconds", 422)
+            raise RoomError(ErrorCode.BAD_OPTION, f"option {name!r} must be 0 (untimed) or between {lo} and {hi} "
+                            "seconds", 422, zh=f"选项 {name!r} 应为 0（不限时）或 {lo} 到 {hi} 秒")
         return v
 
     async def create_table(self, owner: Player, game_name: str, config: Any, *, turn_seconds: Any = None,
@@ -691,17 +486,21 @@ class Room:
         try:
             cls = get_game(game_name)
         except (KeyError, ImportError) as e:
-            raise RoomError("unknown_game", f"unknown or unavailable game {game_name!r}", 422) from e
+            raise RoomError(ErrorCode.UNKNOWN_GAME, f"unknown or unavailable game {game_name!r}", 422,
+                            zh=f"没有游戏 {game_name!r}，或未安装") from e
         if config is not None and not isinstance(config, dict):
-            raise RoomError("bad_option", "config must be an object of rule options", 422)
+            raise RoomError(ErrorCode.BAD_OPTION, "config must be an object of rule options", 422,
+                            zh="config 应为规则选项组成的对象")
         try:
             cfg = cls.config_class.from_dict(config or {})
         except ConfigError as e:
-            raise RoomError("bad_option", str(e), 422) from e
+            raise RoomError(ErrorCode.BAD_OPTION, str(e), 422) from e
         turn = self.window_option("turn_seconds", turn_seconds, self.settings.turn_seconds)
         if 0 < turn < self.settings.min_turn_seconds:
-            raise RoomError("window_too_short", f"option 'turn_seconds' must be 0 (untimed) or at least "
-                            f"{self.settings.min_turn_seconds:g} seconds: people play at this table", 422)
+            least = f"{self.settings.min_turn_seconds:g}"
+            raise RoomError(ErrorCode.WINDOW_TOO_SHORT, f"option 'turn_seconds' must be 0 (untimed) or at least "
+                            f"{least} seconds: people play at this table", 422,
+                            zh=f"选项 'turn_seconds' 应为 0（不限时）或至少 {least} 秒：这张桌上有人在打")
         rule_claim = cfg.to_dict().get("claim_seconds")  # a game whose rules name the claim window (滑水)
         if claim_seconds is None and isinstance(rule_claim, int | float) and not isinstance(rule_claim, bool):
             claim_seconds = rule_claim
@@ -710,31 +509,32 @@ class Room:
         try:
             game = cls(cfg, seed, deal)
         except Exception as e:
-            raise RoomError("bad_option", f"cannot set up {game_name} with these options: {e}", 422) from e
+            raise RoomError(ErrorCode.BAD_OPTION, f"cannot set up {game_name} with these options: {e}", 422,
+                            zh=f"这些选项开不了 {game_name}：{e}") from e
         tid = secrets.token_urlsafe(6)
         row = TableRow(id=tid, game=game_name, config=cfg.to_dict(), seed=seed, deal=deal, turn_seconds=turn,
                        claim_seconds=claim, private=bool(private),
                        invite=secrets.token_urlsafe(9) if private else None, owner_id=owner.id,
                        status="waiting", created_at=self.settings.clock(),
                        seats=[SeatRow(i) for i in range(game.num_seats)])
-        await self.db.run(lambda c: st.add_table(c, row))
+        await self.store.add_table(row)
         table = self.tables[tid] = CardTable(self, row, game)
         return table
 
     def get(self, table_id: str) -> CardTable:
         table = self.tables.get(table_id)
         if table is None:
-            raise RoomError("no_table", f"no table {table_id!r} here", 404)
+            raise no_table(table_id)
         return table
 
     async def get_or_load(self, table_id: str) -> CardTable:
         """A live table, or a finished one read back from the database (for its result and record)."""
         if table_id in self.tables:
             return self.tables[table_id]
-        rows = await self.db.run(lambda c: st.load_tables(c, table_id=table_id))
-        if not rows:
-            raise RoomError("no_table", f"no table {table_id!r} here", 404)
-        return CardTable(self, rows[0], replay_game(rows[0]))
+        row = await self.store.table(table_id)
+        if row is None:
+            raise no_table(table_id)
+        return CardTable(self, row, replay_game(row))
 
     def open_tables(self, game: str | None = None) -> list[CardTable]:
         return [t for t in self.tables.values()
@@ -751,7 +551,7 @@ class Room:
         if table is not None:
             table.close()
 
-    def restore(self, rows: list[TableRow]) -> None:
+    async def restore(self, rows: list[TableRow]) -> None:
         """Rebuild every unfinished table by replaying its record; re-arm deadlines, bots and grace timers."""
         for row in rows:
             try:
@@ -764,11 +564,7 @@ class Room:
             for s in row.seats:
                 if s.player_id is not None and s.nickname is not None:
                     self._players.setdefault(s.player_id, Player(s.player_id, s.nickname))
-            if row.status == "playing":
-                table._schedule()
-                for s in row.seats:
-                    if s.bot is None:
-                        table._arm_grace(s.seat)
+            await table.rearm()
         log.info("restored %d unfinished tables", len(self.tables))
 
     def close(self) -> None:

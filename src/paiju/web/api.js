@@ -1,5 +1,7 @@
 // The lobby's HTTP side of docs/protocol.md, and the session token kept in localStorage.
 
+import { tx } from "./i18n.js";
+
 const TOKEN_KEY = "paiju.token";
 const PLAYER_KEY = "paiju.player";
 
@@ -26,7 +28,7 @@ export class ApiError extends Error {
     const d = this.detail;
     if (d && typeof d === "object" && !Array.isArray(d) && (d.option || d.field)) return d.option || d.field;
     if (Array.isArray(d) && d[0] && Array.isArray(d[0].loc)) return d[0].loc[d[0].loc.length - 1];
-    const m = /option '([^']+)'/.exec(this.message);
+    const m = /option '([^']+)'/.exec((d && typeof d === "object" && d.message) || this.message);
     return m ? m[1] : null;
   }
 }
@@ -37,11 +39,14 @@ function detailText(detail) {
   if (Array.isArray(detail)) {
     return detail.map((d) => (d && d.msg ? `${(d.loc || []).slice(1).join(".")}: ${d.msg}` : String(d))).join("; ");
   }
-  if (typeof detail === "object") return detail.message || detail.error || detail.detail || JSON.stringify(detail);
+  if (typeof detail === "object") {
+    if (detail.zh || detail.en) return tx(detail); // the card room's text for people, in the chosen language
+    return detail.message || detail.error || detail.detail || JSON.stringify(detail);
+  }
   return String(detail);
 }
 
-// The card room answers {"error": {"code", "message"}}; other servers say {"detail": ...}.
+// The card room answers {"error": {"code", "message", "zh", "en"}}; other servers say {"detail": ...}.
 function errorDetail(data) {
   if (data && typeof data === "object") {
     if ("error" in data) return data.error;

@@ -1,0 +1,89 @@
+"""What every HTTP handler of the card room shares: JSON refusals, the room and the session of a request, a
+request's JSON body, and the answer that hands out a session.
+
+app.py and the route modules (routes_players.py, routes_history.py) all build on these; keeping them here, not
+in app.py, keeps the imports one way (app -> routes -> handlers).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.websockets import WebSocket
+
+from .accounts import AccountInfo, SessionStore
+from .auth import COOKIE, Player, token_of
+from .errors import ErrorCode, RoomError
+from .settings import Settings
+from .tables import Room
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _error(e: RoomError) -> JSONResponse:
+    return JSONResponse({"error": e.to_dict()}, status_code=e.status)
+
+
+def api(handler: Handler) -> Handler:
+    """Turn a RoomError raised by a handler into its JSON error reply."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except RoomError as e:
+            return _error(e)
+
+    wrapped.__name__ = handler.__name__
+    return wrapped
+
+
+def room_of(request: Request | WebSocket) -> Room:
+    room: Room = request.app.state.room
+    return room
+
+
+def sessions_of(request: Request | WebSocket) -> SessionStore:
+    sessions: SessionStore = request.app.state.sessions
+    return sessions
+
+
+async def current_player(request: Request | WebSocket) -> Player | None:
+    return await room_of(request).player(await sessions_of(request).player_id(token_of(request)))
+
+
+async def require_player(request: Request) -> Player:
+    player = await current_player(request)
+    if player is None:
+        raise RoomError(ErrorCode.NO_SESSION, "pick a nickname first (POST /api/session)", 401,
+                        zh="请先取个昵称（POST /api/session）")
+    return player
+
+
+async def body_of(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise RoomError(ErrorCode.BAD_JSON, f"the body is not JSON: {e}", 400, zh=f"请求内容不是 JSON：{e}") from e
+    if not isinstance(data, dict):
+        raise RoomError(ErrorCode.BAD_JSON, "the body must be a JSON object", 400, zh="请求内容应为一个 JSON 对象")
+    return data
+
+
+def session_response(request: Request, token: str, player: Player, account: AccountInfo | None,
+                     status: int = 200) -> JSONResponse:
+    """``{"token", "player"}`` and the same token as an HTTP-only cookie that lives as long as the session."""
+    settings: Settings = request.app.state.settings
+    body: dict[str, Any] = {"token": token, "player": {**player.to_dict(), "account": account is not None}}
+    if account is not None:
+        body["account"] = {"username": account.username, "created_at": account.created_at}
+    response = JSONResponse(body, status_code=status)
+    response.set_cookie(COOKIE, token, max_age=int(settings.session_days * 86400), httponly=True, samesite="lax",
+                        secure=settings.cookie_secure)
+    return response
