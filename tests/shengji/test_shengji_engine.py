@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from paiju.core import OMNISCIENT, SPECTATOR, IllegalActionError, Record, Window
+from paiju.core import OMNISCIENT, SPECTATOR, IllegalActionError, NotYourTurnError, Record, Window
 from paiju.core.cards import card_text, parse_cards, suit_of
 from paiju.games.shengji import ShengjiConfig, ShengjiGame
 from paiju.games.shengji.rules import level_rank
@@ -66,15 +66,20 @@ def game_from(deal: dict[str, Any], **options: Any) -> ShengjiGame:
 
 
 def pass_all(game: ShengjiGame) -> int:
-    """Everyone declines every bid until the deal is over; returns how many questions were asked."""
+    """Everyone passes at every step until the deal is over; returns how many questions were asked."""
     asked = 0
     while game.phase == "deal" and not game.finished:
-        seat = game.to_move()[0]
-        assert any(a.startswith("bid ") for a in game.legal_actions(seat)), "asked a seat with no bid"
-        game.apply(seat, "pass")
+        game.apply(game.to_move()[0], "pass")
         asked += 1
-        assert asked < 200, "bidding does not end"
+        assert asked <= 4 * 51, "bidding does not end"
     return asked
+
+
+def pass_step(game: ShengjiGame) -> None:
+    """Every seat still asked passes: the next step is dealt."""
+    dealt = game.pos
+    while game.pos == dealt and game.phase == "deal":
+        game.apply(game.to_move()[0], "pass")
 
 
 def bury_keeping(game: ShengjiGame, keep: str = "") -> list[dict[str, Any]]:
@@ -123,14 +128,16 @@ def endgame(game: ShengjiGame, last: dict[int, str], *, captured: int, kitty: st
 
 def test_overcall_and_first_bidder_deals() -> None:
     g = game_from(build_deal({1: "2H", 2: "2S 2S"}))
-    assert g.to_move() == (1,) and g.view(SPECTATOR)["dealt"] == 2   # asked right after its first card
-    assert g.window(1) is Window.CLAIM and g.timeout_action(1) == "pass" and g.public_to_move() == ()
-    assert g.legal_actions(1) == ["pass", "bid 2H"]
+    assert g.to_move() == (0, 1, 2, 3) and g.view(SPECTATOR)["dealt"] == 4   # a card each, then everyone is asked
+    assert g.window(1) is Window.PACE and g.timeout_action(1) == "pass" and g.public_to_move() == ()
+    assert g.legal_actions(1) == ["pass", "bid 2H"] and g.legal_actions(0) == ["pass"]
     ev = g.apply(1, "bid 2H")
-    assert ev[0] == {"type": "bid", "seat": 1, "cards": ["2H"], "rank": 1, "trump": "H"}
-    # seat 2's first 2S is an equal bid (抢亮: equal loses): not asked; its second 2S is a stronger bid
-    assert g.to_move() == (2,) and g.view(SPECTATOR)["dealt"] == 7
-    assert "bid 2S" not in g.legal_actions(2)
+    assert ev == [{"type": "bid", "seat": 1, "cards": ["2H"], "rank": 1, "trump": "H"}]
+    assert g.to_move() == (0, 1, 2, 3), "a new standing bid: every seat may answer it"
+    # seat 2's first 2S is an equal bid (抢亮: equal loses): not offered; its second 2S is a stronger bid
+    assert g.legal_actions(2) == ["pass"]
+    pass_step(g)
+    assert g.view(SPECTATOR)["dealt"] == 8 and g.legal_actions(2) == ["pass", "bid 2S 2S"]
     g.apply(2, "bid 2S 2S")
     pass_all(g)
     assert g.phase == "bury" and g.trump == 0 and g.dealer == 1, "spades trump; the first bidder deals"
@@ -138,13 +145,28 @@ def test_overcall_and_first_bidder_deals() -> None:
                                          {"seat": 2, "cards": ["2S", "2S"], "rank": 2}]
 
 
+def test_a_seat_that_passed_may_overcall_at_any_later_step() -> None:
+    """反主 at any moment of the deal: passing once never closes a seat's bidding."""
+    g = game_from(build_deal({1: "2H", 2: "2S 2S"}))
+    g.apply(1, "bid 2H")
+    pass_step(g)
+    for _ in range(10):
+        assert "bid 2S 2S" in g.legal_actions(2)
+        pass_step(g)                                         # seat 2 passes ten steps running
+    g.apply(2, "bid 2S 2S")
+    assert g.bid is not None and g.bid[0] == 2
+    assert g.legal_actions(1) == ["pass"], "seat 1's one 2H cannot answer a pair"
+    pass_all(g)
+    assert g.trump == 0 and g.dealer == 1
+
+
 def test_self_protection_allowed_self_overcall_refused() -> None:
     g = game_from(build_deal({1: "2H 2S 2S 2H"}))
     g.apply(1, "bid 2H")
-    while 1 not in g.to_move() or g.view(1)["hand"].count("2H") < 2:
-        seat = g.to_move()[0]
-        assert seat != 1, "seat 1 must not be asked about 2S 2S: it may not overcall itself"
-        g.apply(seat, "pass")
+    for _ in range(2):
+        pass_step(g)
+        assert g.legal_actions(1) == ["pass"], "seat 1 may not overcall itself with 2S 2S"
+    pass_step(g)
     assert g.legal_actions(1) == ["pass", "bid 2H 2H"]
     with pytest.raises(IllegalActionError, match="自反"):
         g.apply(1, "bid 2S 2S")
@@ -155,21 +177,22 @@ def test_self_protection_allowed_self_overcall_refused() -> None:
 
 def test_refusals_name_the_rule() -> None:
     g = game_from(build_deal({0: "SJ 2D", 1: "2H"}))
-    assert g.to_move() == (1,)
     for action, words in [("bid 3H", "level cards"), ("bid 2H 2H", "do not hold"), ("play 2H", "bid")]:
         with pytest.raises(IllegalActionError, match=words):
             g.apply(1, action)
+    assert g.explain(1, "bid 3H")["zh"].startswith("只能用级牌")
+    with pytest.raises(IllegalActionError, match="one joker"):
+        g.apply(0, "bid SJ")
     g.apply(1, "bid 2H")
-    g2 = game_from(build_deal({0: "2D SJ", 1: "3H"}))
-    assert g2.to_move() == (0,)
-    g2.apply(0, "pass")
-    assert 0 not in g2.to_move(), "one small joker is no bid: seat 0 is not asked again for it"
+    pass_step(g)
+    assert g.legal_actions(0) == ["pass"], "one small joker is no bid; 2D does not beat 2H"
+    with pytest.raises(IllegalActionError, match="must beat the standing bid 2H"):
+        g.apply(0, "bid 2D")
 
 
 def test_no_bid_third_kitty_card_names_trump() -> None:
     g = game_from(build_deal({}, kitty="3C 4C 7D", start=2))
-    asked = pass_all(g)
-    assert asked < 60, "a bounded number of questions per deal"
+    assert pass_all(g) == 4 * 51, "every seat is asked at every one of the 51 steps"
     assert g.trump == 3 and g.dealer == 2, "diamonds from the kitty; nobody bid, so the first seat dealt deals"
     v = g.view(SPECTATOR)
     assert v["kitty_card"] == "7D" and v["trump"] == "D"
@@ -181,12 +204,54 @@ def test_no_bid_joker_in_kitty_means_no_trump() -> None:
     assert g.trump is None and g.view(0)["trump"] is None and g.view(0)["trump_set"]
 
 
-def test_only_seats_with_a_bid_are_asked() -> None:
-    g = game_from(build_deal({}))
-    while g.phase == "deal":
-        for seat in g.to_move():
-            assert len(g.legal_actions(seat)) > 1
-        g.apply(g.to_move()[-1], "pass")
+def test_every_seat_is_asked_at_every_step() -> None:
+    g = game_from(build_deal({2: "3S 3S 2C"}))
+    for step in range(1, 52):
+        assert g.to_move() == (0, 1, 2, 3) and g.view(SPECTATOR)["dealt"] == 4 * step
+        assert all(g.window(s) is Window.PACE and g.timeout_action(s) == "pass" for s in range(4))
+        assert all(g.legal_actions(s)[0] == "pass" for s in range(4))
+        g.apply(3, "pass")
+        assert g.to_move() == (0, 1, 2) and g.legal_actions(3) == []
+        with pytest.raises(NotYourTurnError):
+            g.apply(3, "pass")
+        pass_step(g)
+    assert g.phase == "bury"
+
+
+def _public(g: ShengjiGame, events: list[dict[str, Any]]) -> str:
+    """Everything a seat that cannot see seats 1 and 2's hands, or a spectator, may observe after an action."""
+    facts = [events, g.public_to_move(), g.to_move(), [(g.window(s), g.timeout_action(s)) for s in range(4)],
+             g.view(SPECTATOR), g.view(0), g.view(3)]
+    return json.dumps(facts, sort_keys=True, default=str)
+
+
+def test_nobody_learns_who_could_bid() -> None:
+    """Two deals that differ only in who holds the level card: during a step where everyone passes, every public
+    view and event, and even who is asked, are the same."""
+    a = game_from(build_deal({1: "3C 2H 2H", 2: "4C 5D 6D"}))
+    b = game_from(build_deal({1: "3C 5D 6D", 2: "4C 2H 2H"}))
+    assert a.view(SPECTATOR) == b.view(SPECTATOR)
+    for step in range(3):
+        can_bid = [(len(g.legal_actions(1)), len(g.legal_actions(2))) for g in (a, b)]
+        for seat in (2, 0, 3, 1):
+            assert _public(a, a.apply(seat, "pass")) == _public(b, b.apply(seat, "pass")), f"step {step + 1}"
+    assert can_bid == [(3, 1), (1, 3)], "seat 1 could bid 2H or 2H 2H in one deal, seat 2 in the other"
+
+
+def test_bidding_questions_are_bounded() -> None:
+    """Random bidders over many deals: every seat at each of 51 steps, again after each bid (at most 10)."""
+    rng = random.Random(2)
+    for seed in range(25):
+        g = ShengjiGame.new(ShengjiConfig(), seed)
+        asked = bids = 0
+        while g.phase == "deal":
+            seat = rng.choice(g.to_move())
+            legal = g.legal_actions(seat)
+            action = rng.choice(legal) if rng.random() < 0.2 else "pass"
+            bids += action != "pass"
+            g.apply(seat, action)
+            asked += 1
+        assert bids <= 10 and asked <= 4 * (51 + bids) + bids
 
 
 # ---- the kitty --------------------------------------------------------------------------------------
@@ -284,12 +349,14 @@ def test_follow_refusal_says_why() -> None:
 # ---- the last trick, the settlement and the next dealer ------------------------------------------------
 
 def _settle(levels: tuple[int, int], captured: int, last: dict[int, str], *, kitty: str | None = None,
-            max_hands: int = 3, leader: int = 0) -> tuple[ShengjiGame, dict[str, object]]:
+            max_hands: int = 3, leader: int = 0,
+            penalty: tuple[int, int] = (0, 0)) -> tuple[ShengjiGame, dict[str, Any]]:
     g = game_from(build_deal({}, kitty="3C 4C 3H", dealer=0, levels=levels, level=levels[0]),
                   max_hands=max_hands)
     pass_all(g)
     bury_keeping(g)
     endgame(g, last, captured=captured, kitty=kitty, leader=leader)
+    g.penalty = list(penalty)
     events = []
     for i in range(4):
         seat = (leader + i) % 4
@@ -334,6 +401,23 @@ def test_shutout_ends_the_match() -> None:
     assert s["outcome"] == "shutout" and s["passed_a"] and s["gained"] == 14 - 5
     r = g.result()
     assert g.finished and r is not None and r.scores == (9.0, -9.0, 9.0, -9.0)
+
+
+@pytest.mark.parametrize(("captured", "penalty", "outcome", "total", "levels"), [
+    # the attackers took 20 card points and were fined 30 for their own failed throws: P = -10 counts as 0 for
+    # the level formula (8 + the natural level), but they did take points: no 光头
+    (20, (0, 30), "hold", -10, [13, 9]),
+    # the attackers took no card point; the defenders' own failed throws gave them 30: still 光头
+    (0, (30, 0), "shutout", 30, [14, 9]),
+    (0, (0, 0), "shutout", 0, [14, 9]),
+])
+def test_shutout_is_decided_on_the_card_points_taken(captured: int, penalty: tuple[int, int], outcome: str,
+                                                     total: int, levels: list[int]) -> None:
+    """光头 (the attackers scored nothing) counts the card points they took — tricks and kitty — not the total after
+    the fines; the fines still count in the level formula."""
+    g, s = _settle((4, 9), captured, {0: "AH", 1: "6S", 2: "7S", 3: "8S"}, kitty=KITTY_25, penalty=penalty)
+    assert (s["outcome"], s["total"], s["levels"]) == (outcome, total, levels)
+    assert g.finished == (outcome == "shutout")
 
 
 def test_sweep_ends_the_match() -> None:
@@ -381,6 +465,51 @@ def test_views_hide_other_hands_and_resample_keeps_known_cards() -> None:
     assert json.loads(json.dumps(g.view(OMNISCIENT))) == g.view(OMNISCIENT)
 
 
+def _positions() -> list[ShengjiGame]:
+    """Random-play positions in every phase: early and late in the deal, burying, leading, following, hand 2."""
+    out = []
+    stops: tuple[int | str, ...]
+    for seed, stops in ((3, (0, 9, 150, "bury", 260)), (4, ("bury", 300)), (5, (120, 420, 700))):
+        g = ShengjiGame.new(ShengjiConfig(max_hands=2), seed)
+        rng = random.Random(seed)
+        for stop in stops:
+            while (g.phase != stop if isinstance(stop, str) else len(g.history) < stop) and not g.finished:
+                movers = g.to_move()
+                seat = movers[rng.randrange(len(movers))]
+                legal = g.legal_actions(seat)
+                g.apply(seat, legal[rng.randrange(len(legal))])
+            out.append(g.clone())
+    return out
+
+
+def test_resample_depends_on_the_view_and_the_rng_alone() -> None:
+    """A copy dealt afresh for v looks the same to v; and any two games v sees alike give the same copy for the
+    same rng: their omniscient views (every hidden fact: hands, stock, kitty, who is still asked) are equal."""
+    phases = set()
+    for g in _positions():
+        phases.add(g.phase)
+        for v in (*range(4), SPECTATOR):
+            g2 = g.resample(v, random.Random(17 + v))
+            assert g2.view(v) == g.view(v) and g2.inventory() == g.inventory()
+            a, b = g.resample(v, random.Random(99)), g2.resample(v, random.Random(99))
+            assert a.view(OMNISCIENT) == b.view(OMNISCIENT), f"{g.phase} after {len(g.history)} actions, viewer {v}"
+    assert phases >= {"deal", "bury", "play"}
+
+
+def test_the_omniscient_view_shows_every_hidden_fact() -> None:
+    g = game_from(build_deal({1: "2H 2H"}))
+    g.apply(2, "pass")
+    omni, spectator = g.view(OMNISCIENT), g.view(SPECTATOR)
+    assert len(omni["stock"]) == 216 - 4 and spectator["stock"] is None and g.view(1)["stock"] is None
+    assert omni["deciding"] == [0, 1, 3] and spectator["deciding"] == [], "who is still asked: omniscient only"
+    twin = g.resample(0, random.Random(1))
+    assert twin.to_move() == (0, 1, 2, 3), "seat 0 cannot know seat 2 passed: the copy asks it again"
+    assert g.resample(2, random.Random(1)).to_move() == (0, 1, 3), "seat 2 knows it passed"
+    g.apply(1, "bid 2H")
+    assert g.view(SPECTATOR)["shown"][1] == ["2H"] and g.view(SPECTATOR)["start"] == 0
+    assert g.resample(0, random.Random(2)).hands[1][parse_cards("2H")[0]] >= 1, "a bid card stays in its hand"
+
+
 def test_record_with_deal_replays() -> None:
     g = game_from(build_deal({1: "2H"}))
     rng = random.Random(4)
@@ -401,21 +530,6 @@ def test_default_match_plays_out() -> None:
         g.apply(s, legal[rng.randrange(len(legal))])
     r = g.result()
     assert r is not None and r.detail["hands"] in (1, 2) and sum(r.scores) == 0
-
-
-def test_bidding_questions_are_bounded() -> None:
-    """Random bidders over many deals: never more than 4 × 22 declines + 10 bids of questions."""
-    rng = random.Random(2)
-    for seed in range(25):
-        g = ShengjiGame.new(ShengjiConfig(), seed)
-        asked = 0
-        while g.phase == "deal":
-            seat = rng.choice(g.to_move())
-            legal = g.legal_actions(seat)
-            assert any(a.startswith("bid ") for a in legal)
-            g.apply(seat, rng.choice(legal) if rng.random() < 0.2 else "pass")
-            asked += 1
-        assert asked <= 4 * 22 + 10
 
 
 def test_full_match_runs_until_a_side_passes_a() -> None:

@@ -29,6 +29,11 @@ class Window(StrEnum):
 
     TURN = "turn"
     CLAIM = "claim"
+    PACE = "pace"
+    """A step of something that runs at the table's pace whether or not anyone acts (升级's deal: a card to each
+    seat, then every seat may bid): the room gives it one fixed length, never closes it early (not even when every
+    seat asked has answered), never says who was asked, and takes ``timeout_action`` for each silent seat at its
+    end.  Bot-only tables need not wait."""
 
 
 class Text(TypedDict):

@@ -5,18 +5,36 @@ The engine offers these as the (capped) legal list; ``rules.follow_problem`` sta
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
-from paiju.core.cards import Card, card_text
+from paiju.core.cards import Card, card_text, parse_cards
 from paiju.core.game import Action
 
-from .rules import NUM_KINDS, TRUMP, Order, coverage, coverage_plan, points_of
+from .rules import NUM_KINDS, TRUMP, Order, coverage_plan, lead_sizes
 
 FOLLOW_CAP = 40
-UNIT_PLAY: tuple[tuple[str, ...], ...] = tuple(
-    ("", *("play " + " ".join([card_text(c)] * k) for k in range(1, 5))) for c in range(NUM_KINDS))
+UNIT_TEXT: tuple[tuple[str, ...], ...] = tuple(
+    ("", *(" ".join([card_text(c)] * k) for k in range(1, 5))) for c in range(NUM_KINDS))
+"""``AS AS`` for every card and count."""
+UNIT_PLAY: tuple[tuple[str, ...], ...] = tuple(tuple("play " + t if t else "" for t in row) for row in UNIT_TEXT)
 """``play AS AS`` for every card and count."""
+UNIT_RUNS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(tuple(row[1:k + 1] for k in range(5)) for row in UNIT_PLAY)
+"""``UNIT_RUNS[c][k]``: playing 1…k copies of ``c``."""
+TEXT: tuple[str, ...] = tuple(card_text(c) for c in range(NUM_KINDS))
+
+
+@lru_cache(maxsize=1 << 16)
+def parse_play(rest: str) -> tuple[Card, ...]:
+    """The cards of an action's card part (``AS AS KD``), remembered: the same plays recur in every hand."""
+    return tuple(parse_cards(rest))
+
+
+def play_text(cards: Sequence[Card], order: Order) -> list[str]:
+    """A play's cards as text, in display order."""
+    if len(cards) == 1 or cards.count(cards[0]) == len(cards):
+        return [TEXT[cards[0]]] * len(cards)
+    return [TEXT[c] for c in order.sorted(cards)]
 
 
 def follow_candidates(h: Sequence[int], lead: Sequence[Card], order: Order) -> list[Action]:
@@ -25,76 +43,113 @@ def follow_candidates(h: Sequence[int], lead: Sequence[Card], order: Order) -> l
     discards.  Never empty while the hand holds enough cards."""
     n = len(lead)
     s = order.suit[lead[0]]
-    sizes = sorted(Counter(lead).values(), reverse=True)
+    if n == 1:
+        singles = [a for c, a in order.singles[s] if h[c]]
+        if singles:
+            return singles[:FOLLOW_CAP]
+        return _void_single(h, s, order)
     suit_cards = [c for c in order.members[s] if h[c]]  # weakest first
-    held = sum(h[c] for c in suit_cards)
+    held = 0
+    for c in suit_cards:
+        held += h[c]
+    sizes = lead_sizes(lead)
     cands: list[list[Card]] = []
     if held >= n:
-        if sizes == [1]:
-            return [UNIT_PLAY[c][1] for c in reversed(suit_cards)][:FOLLOW_CAP]
         bins = [k for k in sizes if k > 1]
-        exact = [c for c in suit_cards if 2 <= h[c] <= max(bins)] if bins else []
-        for chosen in (exact, list(reversed(exact))):
-            req = _required(bins, chosen, h) if bins else []
-            for fill_order in (suit_cards, list(reversed(suit_cards))):
-                cands.append(_fill(req, fill_order, h, n))
+        need = 0
+        if bins:
+            exact = [c for c in suit_cards if 2 <= h[c] <= bins[0]]
+            plan = coverage_plan(bins, [h[c] for c in exact])
+            need = 4 * plan[0] + 3 * plan[1] + 2 * plan[2]
+            reqs = (_required(plan, exact, h), _required(plan, exact[::-1], h))
+        else:
+            reqs = ([], [])
+        rev = suit_cards[::-1]
+        for req in reqs:
+            cands.append(_fill(req, suit_cards, h, n))
+            cands.append(_fill(req, rev, h, n))
         if len(sizes) == 1:
             k = sizes[0]
-            need = coverage(bins, [h[c] for c in exact])
             for c in suit_cards:
                 if (need and h[c] == k) or (not need and h[c] >= k):
                     cands.append([c] * k)
     else:
+        suit = order.suit
         base = [c for c in suit_cards for _ in range(h[c])]
-        others = [c for c in range(NUM_KINDS) if h[c] and order.suit[c] != s]
-        low = sorted(others, key=lambda c: (order.suit[c] == TRUMP, points_of([c]) > 0, order.key[c]))
-        rich = sorted(others, key=lambda c: (-points_of([c]), order.suit[c] == TRUMP, order.key[c]))
-        for pref in (low, rich):
-            cands.append(base + _take(pref, h, n - held))
+        for kinds in (order.low, order.rich):
+            cands.append(base + _take([c for c in kinds if h[c] and suit[c] != s], h, n - held))
         if held == 0 and s != TRUMP:
             trumps = [c for c in order.members[TRUMP] if h[c]]
-            for pref in (list(reversed(trumps)), trumps):
+            for pref in (trumps[::-1], trumps):
                 ruff = _structured(sizes, pref, h)
                 if ruff is not None:
                     cands.append(ruff)
             if len(sizes) == 1:
                 cands.extend([c] * sizes[0] for c in trumps if h[c] >= sizes[0])
     out: list[Action] = []
+    seen: list[list[Card]] = []
     for cand in cands:
         # Legal by construction: short of the suit every candidate holds the whole suit; otherwise it
         # holds the owed groups of an optimal packing (or an exact group of the led size). The property
         # tests check every candidate against ``follow_problem``.
-        if len(cand) != n:
+        if len(cand) != n or cand in seen:
             continue
+        seen.append(cand)
         if n <= 4 and cand.count(cand[0]) == n:
             a = UNIT_PLAY[cand[0]][n]
         else:
-            a = "play " + " ".join(card_text(c) for c in order.sorted(cand))
+            a = "play " + " ".join([TEXT[c] for c in order.sorted(cand)])
         if a not in out:
             out.append(a)
-        if len(out) >= FOLLOW_CAP:
-            break
+            if len(out) >= FOLLOW_CAP:
+                break
     return out
 
 
-def _required(bins: list[int], exact: list[Card], h: Sequence[int]) -> list[Card]:
-    """Exact groups (preferred in the given order) that an optimal packing of the lead's units uses."""
-    want = dict(zip((4, 3, 2), coverage_plan(bins, [h[c] for c in exact]), strict=True))
+def _void_single(h: Sequence[int], s: int, order: Order) -> list[Action]:
+    """Follows to a single lead of a suit the hand is void in: the cheapest and the richest other card; then,
+    void in a side suit, the strongest and the weakest trump and every trump (weakest first)."""
+    suit = order.suit
+    out: list[Action] = []
+    for kinds in (order.low, order.rich):
+        for c in kinds:
+            if h[c] and suit[c] != s:
+                a = UNIT_PLAY[c][1]
+                if a not in out:
+                    out.append(a)
+                break
+    if s != TRUMP:
+        trumps = [c for c in order.members[TRUMP] if h[c]]
+        if trumps:
+            for c in (trumps[-1], trumps[0], *trumps):
+                a = UNIT_PLAY[c][1]
+                if a not in out:
+                    out.append(a)
+    return out[:FOLLOW_CAP]
+
+
+def _required(plan: tuple[int, int, int], exact: list[Card], h: Sequence[int]) -> list[Card]:
+    """Exact groups (preferred in the given order) that an optimal packing of the lead's units uses: ``plan``
+    says how many quads, triples and pairs (:func:`.rules.coverage_plan`)."""
+    want = {4: plan[0], 3: plan[1], 2: plan[2]}
     out: list[Card] = []
     for c in exact:
-        if want.get(h[c], 0) > 0:
-            want[h[c]] -= 1
-            out.extend([c] * h[c])
+        k = h[c]
+        if want[k] > 0:
+            want[k] -= 1
+            out += [c] * k
     return out
 
 
 def _fill(required: list[Card], pref: list[Card], h: Sequence[int], n: int) -> list[Card]:
     out = list(required)
-    used = Counter(required)
+    left = list(h)
+    for c in required:
+        left[c] -= 1
     for c in pref:
-        while len(out) < n and used[c] < h[c]:
-            out.append(c)
-            used[c] += 1
+        k = min(left[c], n - len(out))
+        if k > 0:
+            out += [c] * k
         if len(out) >= n:
             break
     return out

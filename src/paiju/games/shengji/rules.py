@@ -15,8 +15,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain, repeat
+from typing import Any
 
-from paiju.core.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, parse_cards, rank_of
+from paiju.core.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, card_text, parse_cards, rank_of
 from paiju.core.errors import NotationError
 
 TRUMP = 4
@@ -27,6 +29,8 @@ TOTAL_POINTS = 400
 """Points in four decks: (4×5 + 4×10 + 4×10) × 4."""
 THRESHOLD = 160
 STEP = 20
+TOP = 14
+"""Level A: the highest level; going past it (过A) ends the match."""
 
 LEVEL_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
                11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -74,6 +78,20 @@ class Order:
     key: tuple[int, ...]
     members: tuple[tuple[int, ...], ...]
     """Card kinds of each effective suit 0..4, weakest first."""
+    display: tuple[int, ...] = ()
+    """Every card kind in display order (see :meth:`sort_key`)."""
+    place: tuple[int, ...] = ()
+    """Each card kind's index in ``display``: sorting by it is sorting by :meth:`sort_key`."""
+    display_text: tuple[str, ...] = ()
+    """``display`` as text."""
+    low: tuple[int, ...] = ()
+    """Every card kind, cheapest to give away first: side suits before trumps, no points before points, weak first."""
+    rich: tuple[int, ...] = ()
+    """Every card kind, most points first (then side suits before trumps, weak first): what to feed a partner."""
+    weak: tuple[int, ...] = ()
+    """Every card kind, side suits before trumps, weak first."""
+    singles: tuple[tuple[tuple[int, str], ...], ...] = ()
+    """Per effective suit, ``(card, "play <card>")`` strongest first: the follows to a single lead."""
 
     def sort_key(self, card: Card) -> tuple[int, int, int]:
         """Display order: trumps first, then suits S H C D, strongest first."""
@@ -81,7 +99,15 @@ class Order:
         return (0 if s == TRUMP else 1 + s, -self.key[card], card % 4 if card < 52 else 0)
 
     def sorted(self, cards: Iterable[Card]) -> list[Card]:
-        return sorted(cards, key=self.sort_key)
+        return sorted(cards, key=self.place.__getitem__)
+
+    def spread(self, counts: Sequence[int]) -> list[Card]:
+        """The cards of a hand given as counts per kind, in display order."""
+        return list(chain.from_iterable(map(repeat, self.display, map(counts.__getitem__, self.display))))
+
+    def spread_text(self, counts: Sequence[int]) -> list[str]:
+        """The same as text (``["BJ", "2H", "2H", "AS", …]``)."""
+        return list(chain.from_iterable(map(repeat, self.display_text, map(counts.__getitem__, self.display))))
 
 
 @lru_cache(maxsize=128)
@@ -107,13 +133,36 @@ def order_for(level: int, trump: int | None) -> Order:
             key.append(plain)
     members = tuple(tuple(sorted((c for c in range(NUM_KINDS) if suit[c] == s), key=lambda c: key[c]))
                     for s in range(5))
-    return Order(level, trump, tuple(suit), tuple(key), members)
+    order = Order(level, trump, tuple(suit), tuple(key), members)
+    display = tuple(sorted(range(NUM_KINDS), key=order.sort_key))
+    place = [0] * NUM_KINDS
+    for i, c in enumerate(display):
+        place[c] = i
+    low = tuple(sorted(range(NUM_KINDS), key=lambda c: (suit[c] == TRUMP, POINTS[c] > 0, key[c])))
+    rich = tuple(sorted(range(NUM_KINDS), key=lambda c: (-POINTS[c], suit[c] == TRUMP, key[c])))
+    weak = tuple(sorted(range(NUM_KINDS), key=lambda c: (suit[c] == TRUMP, key[c])))
+    singles = tuple(tuple((c, "play " + card_text(c)) for c in reversed(m)) for m in members)
+    return Order(level, trump, tuple(suit), tuple(key), members, display, tuple(place),
+                 tuple(card_text(c) for c in display), low, rich, weak, singles)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an action is refused: a reason and its facts.  The rules and the engine decide; the game's view
+    (``view.explain``) words it in Chinese and English."""
+
+    reason: str
+    facts: tuple[Any, ...] = ()
+
+
+def refuse(reason: str, *facts: Any) -> Refusal:
+    return Refusal(reason, facts)
 
 
 # ---- points and levels ---------------------------------------------------------------------------
 
 def points_of(cards: Iterable[Card]) -> int:
-    return sum(POINTS[c] for c in cards)
+    return sum(map(POINTS.__getitem__, cards))
 
 
 def level_change(attacker_points: int) -> tuple[str, int]:
@@ -148,6 +197,24 @@ def bid_rank(card: Card, count: int, level: int) -> int | None:
     if rank_of(card) != level_rank(level):
         return None
     return _LEVEL_BID_RANK.get(count)
+
+
+@lru_cache(maxsize=16)
+def bid_table(level: int) -> tuple[tuple[Card, tuple[tuple[int, int, str], ...]], ...]:
+    """The bids at ``level``, built once: for each card that can bid (the level card of S H C D, the small and the
+    big joker), ``(copies, ladder rank, action)`` for each number of copies that is a bid."""
+    from paiju.core.cards import card_text
+
+    lr = level_rank(level)
+    out = []
+    for card in [(lr - 1) * 4 + s for s in range(4)] + [SMALL_JOKER, BIG_JOKER]:
+        options = []
+        for n in range(1, 5):
+            rank = bid_rank(card, n, level)
+            if rank is not None:
+                options.append((n, rank, "bid " + " ".join([card_text(card)] * n)))
+        out.append((card, tuple(options)))
+    return tuple(out)
 
 
 def bid_trump(card: Card) -> int | None:
@@ -199,7 +266,7 @@ def coverage_plan(bins: Sequence[int], groups: Sequence[int]) -> tuple[int, int,
     return plan
 
 
-def follow_problem(hand: Sequence[int], lead: Sequence[Card], play: Sequence[Card], order: Order) -> str | None:
+def follow_problem(hand: Sequence[int], lead: Sequence[Card], play: Sequence[Card], order: Order) -> Refusal | None:
     """Why ``play`` is not a legal follow to ``lead`` from ``hand`` (counts per card kind), or None.
 
     Follow suit while you can; if the lead has pairs, triples or quads, every group you hold of exactly
@@ -208,21 +275,20 @@ def follow_problem(hand: Sequence[int], lead: Sequence[Card], play: Sequence[Car
     """
     n = len(lead)
     if len(play) != n:
-        return f"play {n} card{'s' if n > 1 else ''}, as many as the lead"
+        return refuse("follow_count", n)
     pc = Counter(play)
     for c, k in pc.items():
         if hand[c] < k:
-            return "you do not hold those cards"
+            return refuse("not_held_those")
     s = order.suit[lead[0]]
     held = sum(hand[c] for c in order.members[s])
     in_suit = sum(k for c, k in pc.items() if order.suit[c] == s)
-    name = suit_label(s)
     if held < n:
         if in_suit < held:
-            return f"must follow {name}: play all {held} {name} you hold"
+            return refuse("follow_all", s, held)
         return None
     if in_suit < n:
-        return f"must follow {name}: you hold {held} {name}"
+        return refuse("follow_suit", s, held)
     bins = [k for k in Counter(lead).values() if k > 1]
     if not bins:
         return None
@@ -233,9 +299,7 @@ def follow_problem(hand: Sequence[int], lead: Sequence[Card], play: Sequence[Car
     got = coverage(bins, [k for c, k in pc.items() if k >= 2 and hand[c] == k])
     if got < need:
         owed = [c for c in order.members[s] if 2 <= hand[c] <= max(bins)]
-        shown = " ".join(" ".join([_text(c)] * hand[c]) for c in reversed(owed))
-        return (f"the lead has pairs/triples/quads: play your matching {name} groups first "
-                f"(you hold {shown})")
+        return refuse("follow_groups", s, tuple((c, hand[c]) for c in reversed(owed)))
     return None
 
 
@@ -268,26 +332,34 @@ def fits(counts: Sequence[int], sizes: Sequence[int]) -> bool:
 
 
 def lead_sizes(lead: Sequence[Card]) -> list[int]:
-    return sorted(Counter(lead).values(), reverse=True)
+    """The sizes of a lead's units, largest first."""
+    counts: dict[Card, int] = {}
+    for c in lead:
+        counts[c] = counts.get(c, 0) + 1
+    return sorted(counts.values(), reverse=True)
 
 
-def play_strength(play: Sequence[Card], lead: Sequence[Card], order: Order) -> tuple[int, int] | None:
+def play_strength(play: Sequence[Card], lead: Sequence[Card], order: Order,
+                  sizes: Sequence[int] | None = None) -> tuple[int, int] | None:
     """How strongly ``play`` contests a trick led by ``lead``: (trump?, key) or None if it cannot win.
 
     A play contests only if it is all in the led suit or all trump and repeats the lead's structure; it
-    is then valued by its strongest card that can fill the lead's largest unit.
+    is then valued by its strongest card that can fill the lead's largest unit.  ``sizes`` are the lead's
+    (:func:`lead_sizes`), when the caller has them.
     """
     s = play_suit(play, order)
     ls = order.suit[lead[0]]
     if s is None or (s != ls and s != TRUMP):
         return None
-    sizes = lead_sizes(lead)
-    pc = Counter(play)
+    if sizes is None:
+        sizes = lead_sizes(lead)
     if len(sizes) == 1:
-        if len(pc) != 1:
+        first = play[0]
+        if play.count(first) != len(play):
             return None
-        top = play[0]
+        top = first
     else:
+        pc = Counter(play)
         if not fits(list(pc.values()), sizes):
             return None
         big = sizes[0]
@@ -298,12 +370,25 @@ def play_strength(play: Sequence[Card], lead: Sequence[Card], order: Order) -> t
 def trick_winner(plays: Sequence[Sequence[Card]], order: Order) -> int:
     """Index (in play order) of the play that wins; the earliest of equals wins."""
     lead = plays[0]
-    best, best_val = 0, play_strength(lead, lead, order)
-    assert best_val is not None
+    if len(lead) == 1:  # singles: the strongest card of the led suit or of the trumps
+        suit, key = order.suit, order.key
+        ls = suit[lead[0]]
+        best, best_val = 0, (ls == TRUMP, key[lead[0]])
+        for i in range(1, len(plays)):
+            c = plays[i][0]
+            s = suit[c]
+            if s in (ls, TRUMP):
+                val = (s == TRUMP, key[c])
+                if val > best_val:
+                    best, best_val = i, val
+        return best
+    sizes = lead_sizes(lead)
+    best, best_strength = 0, play_strength(lead, lead, order, sizes)
+    assert best_strength is not None
     for i in range(1, len(plays)):
-        val = play_strength(plays[i], lead, order)
-        if val is not None and val > best_val:
-            best, best_val = i, val
+        strength = play_strength(plays[i], lead, order, sizes)
+        if strength is not None and strength > best_strength:
+            best, best_strength = i, strength
     return best
 
 
@@ -337,19 +422,71 @@ def kitty_factor(mode: str, last_lead: Sequence[Card]) -> int:
     return 2 * max(Counter(last_lead).values())
 
 
-# ---- labels --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HandSettlement:
+    """A hand's settlement by the page's 升级规则 (see :func:`settle_hand`)."""
 
-_SUIT_LABEL = ("♠", "♥", "♣", "♦", "trumps")
+    kitty_points: int
+    """Face points in the kitty."""
+    kitty_factor: int
+    """Its multiplier: 0 when the defenders won the last trick."""
+    kitty_score: int
+    card_points: int
+    """What the attackers took in cards: their tricks, and the kitty's face points if they won the last trick."""
+    total: int
+    """P, the attackers' points: tricks + kitty × factor + the fines, each against the side fined (may be < 0)."""
+    outcome: str
+    """``hold`` (庄家守庄), ``take_over`` (闲家上台), ``shutout`` (光头) or ``sweep`` (全捡)."""
+    team: int
+    """The side that goes up (0: seats 0+2, 1: seats 1+3)."""
+    levels_up: int
+    gained: int
+    """Levels counted: only up to A."""
+    passed_a: bool
+    levels: tuple[int, int]
+    next_dealer: int
 
 
-def suit_label(s: int) -> str:
-    return _SUIT_LABEL[s]
+def settle_hand(*, dealer: int, levels: Sequence[int], captured: int, kitty: Sequence[Card], last_winner: int,
+                last_lead: Sequence[Card], penalties: Sequence[int], kitty_multiplier: str,
+                end_on_shutout: bool) -> HandSettlement:
+    """Settle a hand as the page does: the attackers' points, the level change, who deals next.
 
-
-def _text(card: Card) -> str:
-    from paiju.core.cards import card_text
-
-    return card_text(card)
+    ``penalties`` are the fines each side (0, 1) conceded for failed throws; ``captured`` the points the
+    attackers won in tricks; ``last_winner`` and ``last_lead`` are the last trick's winner and lead.
+    """
+    defenders = dealer % 2
+    attackers = 1 - defenders
+    # 扣底: the kitty counts for the attackers only if they won the last trick, multiplied.
+    kitty_points = points_of(kitty)
+    factor = kitty_factor(kitty_multiplier, last_lead) if last_winner % 2 == attackers else 0
+    kitty_score = kitty_points * factor
+    # 吃苍蝇: a fine always goes against the side fined.
+    total = captured + kitty_score + penalties[defenders] - penalties[attackers]
+    card_points = captured + (kitty_points if factor else 0)
+    side, n = level_change(total)
+    # 光头，全捡：直接过局 — decided on the card points the attackers took (not on P after the fines), scored as
+    # passing A for the winning side.
+    if end_on_shutout and card_points == TOTAL_POINTS:
+        outcome, team = "sweep", attackers
+    elif end_on_shutout and card_points == 0:
+        outcome, team = "shutout", defenders
+    elif side == "attackers":
+        outcome, team = "take_over", attackers
+    else:
+        outcome, team = "hold", defenders
+    # 轮庄: the dealer side holds → the dealer's partner deals; the attackers take over → the dealer's 下家.
+    next_dealer = (dealer + 1) % 4 if team == attackers else (dealer + 2) % 4
+    old = levels[team]
+    shut = outcome in ("sweep", "shutout")
+    new = TOP + 1 if shut else old + n
+    # 最高只能算到A: past A (过局) counts only up to A and ends the match.
+    after = [levels[0], levels[1]]
+    after[team] = min(new, TOP)
+    return HandSettlement(kitty_points=kitty_points, kitty_factor=factor, kitty_score=kitty_score,
+                          card_points=card_points, total=total, outcome=outcome, team=team,
+                          levels_up=TOP - old if shut else n, gained=min(new, TOP) - old, passed_a=new > TOP,
+                          levels=(after[0], after[1]), next_dealer=next_dealer)
 
 
 # ---- the public API on card strings ------------------------------------------------------------
@@ -391,8 +528,6 @@ def is_legal_follow(hand: str | Iterable[str], lead: str | Iterable[str], play: 
 def throw_fails(throw: str | Iterable[str], others: Iterable[str | Iterable[str]], *,
                 level: int | str, trump: str | None) -> list[str]:
     """The units of a throw the ``others`` could beat (empty: the throw stands), as card strings."""
-    from paiju.core.cards import card_text
-
     order = order_for(parse_level(level), suit_number(trump))
     beaten = throw_beaten_units(_cards(throw), [hand_counts(_cards(h)) for h in others], order)
     return [" ".join([card_text(c)] * k) for c, k in beaten]
