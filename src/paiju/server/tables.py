@@ -20,7 +20,7 @@ import secrets
 from collections import deque
 from typing import Any
 
-from paiju.core import SPECTATOR, ActionError, ConfigError, Event, Game, get_game
+from paiju.core import SPECTATOR, ActionError, ConfigError, Event, Game, Window, get_game
 
 from . import scoring
 from .auth import Player
@@ -354,7 +354,10 @@ class CardTable:
     def _next_deadlines(self, now: float, acted: int | None) -> Deadlines:
         g = self.game
         deciding = {s: g.window(s) for s in g.to_move()} if self.status == "playing" and not g.finished else {}
-        return next_deadlines(self.deadlines, deciding, now, self.windows, acted)
+        # Until the room paces 升级's deal (Window.PACE, docs/architecture.md), a seat with nothing to choose but
+        # the default takes it at once, and one that may do more gets the claim window.
+        instant = {s for s, w in deciding.items() if w == Window.PACE and g.legal_actions(s) == [g.timeout_action(s)]}
+        return next_deadlines(self.deadlines, deciding, now, self.windows, acted, instant=instant)
 
     def _schedule(self) -> None:
         """Arm a timer per deadline and a think delay per bot that must decide.  Caller holds the lock."""
