@@ -7,23 +7,21 @@ for a seat that is deciding — for slices of CPU time.  With ``--against REV`` 
 taken from git into a temporary directory and both sides run as worker processes, slices interleaved (ten
 each by default), so the machine's load falls on both alike; the ratio is this tree's rate over the other's.
 
-    .venv/bin/python bench/bench_clone.py [--against main] [--seconds 6] [--slices 10]
+    .venv/bin/python bench/bench_clone.py [--against main] [--seconds 6] [--slices 10] [--game shengji]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from revision import export_src
+from revision import Worker, export_src
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("shuiyu", "huashui", "shengji", "weimaque")
@@ -86,27 +84,13 @@ def worker() -> None:
         print(f"{count} {elapsed}", flush=True)
 
 
-class Side:
+class Side(Worker):
     def __init__(self, label: str, src: Path) -> None:
-        self.label = label
-        env = dict(os.environ, PYTHONPATH=str(src))
-        self.proc = subprocess.Popen([sys.executable, __file__, "--worker"], env=env, text=True,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        assert self.proc.stdout is not None
-        if self.proc.stdout.readline().strip() != "ready":
-            raise RuntimeError(f"{label}: the worker did not start")
+        super().__init__(label, __file__, src, ready=True)
 
     def run(self, op: str, name: str, seconds: float) -> tuple[int, float]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(f"{op} {name} {seconds}\n")
-        self.proc.stdin.flush()
-        count, elapsed = self.proc.stdout.readline().split()
+        count, elapsed = self.ask(op, name, seconds)
         return int(count), float(elapsed)
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait(10)
 
 
 def main() -> None:
@@ -114,6 +98,7 @@ def main() -> None:
     parser.add_argument("--against", help="git revision to compare with (e.g. main)")
     parser.add_argument("--seconds", type=float, default=6.0, help="CPU seconds per side, game and operation")
     parser.add_argument("--slices", type=int, default=10)
+    parser.add_argument("--game", action="append", choices=GAMES, help="only this game (repeatable)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -124,7 +109,7 @@ def main() -> None:
         if args.against:
             sides.append(Side(args.against, export_src(args.against, Path(tmp))))
         rows: dict[str, Any] = {}
-        for name in GAMES:
+        for name in args.game or GAMES:
             for op in OPS:
                 totals = {s.label: [0, 0.0] for s in sides}
                 for _ in range(args.slices):

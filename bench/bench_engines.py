@@ -118,9 +118,10 @@ DIFFERS: dict[str, str] = {
             "whole hands only; a hand is a one-hand paiju match / one RLCard or OpenSpiel game."),
     "paiju": ("paiju: the deal is inside Game.new (Python); to_move() returns a tuple (several seats in claim "
               "windows: one is drawn at random, as in play_random); apply() re-checks the seat and legality and "
-              "returns public events; view(seat) is a JSON-able dict of what the seat sees; 升级 deals card by "
-              "card through its bidding decisions, so its deal timed alone (new()) covers only the cards "
-              "dealt before the first bid. paiju +encoding: the view, then paiju.rl's Spec (every legal action "
+              "returns public events; view(seat) is a JSON-able dict of what the seat sees; 升级 deals in 51 "
+              "steps of a card to each seat, each step a bid-or-pass decision of every seat (about 210 of its "
+              "370 decisions a hand), so its deal timed alone (new()) covers only the first step. "
+              "paiju +encoding: the view, then paiju.rl's Spec (every legal action "
               "mapped to an id, the float32 observation, the int8 mask); the action is still drawn from the "
               "legal list, so every paiju mode plays the same hands."),
     "rlcard:game": ("RLCard game: the deal is inside init_game (numpy RNG); step() trusts its caller (no "

@@ -28,16 +28,17 @@ GAMES = ("shuiyu", "huashui", "shengji", "weimaque")
 CATEGORIES: dict[str, set[str]] = {
     "copy code": {"clone", "resample", "_refresh_options", "_resample_ok", "_rederive", "_resample_gather",
                   "_resample_place", "_hidden_wei", "_rederive_window", "_forget_passes", "_keep_waiting"},
-    "declaration": {"_hand_sight", "_call_sight", "_response_sight", "_drawn_sight", "sees_hand"},
+    "declaration": {"_hand_sight", "_call_sight", "_response_sight", "_drawn_sight", "sees_hand", "_kitty_sight"},
     "view": {"_view", "_table", "_meld_view", "meld_view", "_hand_text", "hand_text", "_arr_json", "arr_json",
              "_last_round", "last_round", "_note", "note", "_sees", "_sees_hand", "visible", "_role",
              "_phase_label", "build"},
-    "labels": {"describe", "label", "LABELS", "_SHORT", "SHORT"},
-    "why_illegal": {"why_illegal", "explain"},
+    "labels": {"describe", "label", "LABELS", "_SHORT", "SHORT", "_VERBS"},
+    "why_illegal": {"why_illegal", "explain", "refusal_text", "_held"},
     "wording": {"PHASE_LABELS", "PHASE_LABEL", "KIND_LABELS", "MELD_LABEL", "_BANKER", "_PLAYER", "_HEAD", "_TAIL",
                 "ROLE_DEALER", "ROLE_PLAYER", "ROLE_WATCHER", "_lbl", "_SUIT_ZH", "_trump_label", "_result_block",
                 "_line", "settlement_line", "round_result", "payment_line", "kong_line", "follow_line", "win_line",
-                "drawn_line", "hand_title", "MULTIPLIER_NAMES", "event_text", "_HOW", "_KONG", "_OUTCOME"},
+                "drawn_line", "hand_title", "MULTIPLIER_NAMES", "event_text", "_HOW", "_KONG", "_OUTCOME", "OUTCOMES",
+                "trump_label", "suit_name", "hand_result", "_pretty"},
 }
 """Category -> names of functions, methods or module-level assignments that belong to it, wherever they are
 in the game's package (``cli.py`` apart: it is counted whole)."""

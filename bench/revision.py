@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 import tarfile
 from io import BytesIO
 from pathlib import Path
@@ -17,3 +19,29 @@ def export_src(rev: str, into: Path) -> Path:
     with tarfile.open(fileobj=BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
     return into / "src"
+
+
+class Worker:
+    """A benchmark's worker process: ``script --worker`` with a revision's ``src/`` on ``PYTHONPATH``, answering
+    one line of words for each line it is sent (it may say ``ready`` first)."""
+
+    def __init__(self, label: str, script: str, src: Path, *, ready: bool = False) -> None:
+        self.label = label
+        env = dict(os.environ, PYTHONPATH=str(src))
+        self.proc = subprocess.Popen([sys.executable, script, "--worker"], env=env, text=True,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        if ready and self.ask() != ["ready"]:
+            raise RuntimeError(f"{label}: the worker did not start")
+
+    def ask(self, *words: object) -> list[str]:
+        """Send ``words`` as one line (none: just read) and return the answer's words."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        if words:
+            self.proc.stdin.write(" ".join(map(str, words)) + "\n")
+            self.proc.stdin.flush()
+        return self.proc.stdout.readline().split()
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(10)
