@@ -216,7 +216,7 @@ class LiveServer:
         self.settings = settings
         self.app = create_app(settings, bot_factory=bot_factory)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on",
-                                ws_max_size=64 * 1024)
+                                ws_max_size=64 * 1024, proxy_headers=False)  # as paiju serve: the room reads it
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.port = 0
@@ -331,7 +331,10 @@ class Socket:
 def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
     base = Settings(data_dir=tmp_path / "data", secret_key="test-key", turn_seconds=0, claim_seconds=0,
                     grace_seconds=30, bot_delay_seconds=0, resume_buffer=8, allow_fixed_deals=True,
-                    argon2_time_cost=1, argon2_memory_kib=1024)
+                    argon2_time_cost=1, argon2_memory_kib=1024,
+                    # the test clients answer at machine speed (a 升级 deal is 51 answers in a blink): the message
+                    # limit is for people; test_attacks*.py check it at its defaults
+                    ws_messages_per_second=10_000.0, ws_message_burst=20_000)
     return base.with_(**changes)
 
 

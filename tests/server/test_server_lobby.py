@@ -95,7 +95,7 @@ def test_private_tables_need_their_invite(server: LiveServer) -> None:
     private = owner.ok("/api/tables", {"game": "toy", "private": True})
     invite = private["invite"]
     assert invite
-    listed = [t["id"] for t in guest.http.get("/api/tables", params={"game": "toy"}).json()]
+    listed = [t["id"] for t in guest.http.get("/api/tables", params={"game": "toy"}).json()["tables"]]
     assert public["id"] in listed and private["id"] not in listed
     tid = private["id"]
     r = guest.http.get(f"/api/tables/{tid}")

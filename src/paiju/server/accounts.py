@@ -16,7 +16,6 @@ import asyncio
 import hashlib
 import re
 import secrets
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,8 +26,11 @@ from sqlalchemy import Column, Connection, Float, ForeignKey, Index, String, Tab
 
 from .auth import Player, Sessions, clean_nickname
 from .errors import ErrorCode, RoomError
+from .limits import Throttle, Throttled
 from .settings import Settings
 from .storage import Database, metadata, players
+
+__all__ = ["AccountInfo", "Accounts", "SessionStore", "Throttle", "Throttled", "token_hash"]
 
 USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
@@ -59,51 +61,6 @@ sessions = Table(
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-class Throttled(RoomError):
-    """A 429 with the seconds to wait (sent as ``Retry-After``)."""
-
-    def __init__(self, code: ErrorCode, message: str, retry_after: float, *, zh: str | None = None) -> None:
-        super().__init__(code, message, 429, zh=zh)
-        self.retry_after = max(1, int(retry_after + 0.999))
-
-
-class Throttle:
-    """Failures per key in a sliding window (in this process: docs/server.md says what that means)."""
-
-    def __init__(self, limit: int, window: float, clock: Callable[[], float]) -> None:
-        self.limit = limit
-        self.window = window
-        self.clock = clock
-        self._hits: dict[str, deque[float]] = {}
-
-    def _recent(self, key: str) -> deque[float]:
-        hits = self._hits.get(key)
-        if hits is None:
-            return deque()
-        edge = self.clock() - self.window
-        while hits and hits[0] <= edge:
-            hits.popleft()
-        if not hits:
-            del self._hits[key]
-        return hits
-
-    def retry_after(self, key: str) -> float | None:
-        """Seconds until ``key`` may try again, or None when it may now."""
-        hits = self._recent(key)
-        if len(hits) < self.limit:
-            return None
-        return hits[len(hits) - self.limit] + self.window - self.clock()
-
-    def hit(self, key: str) -> None:
-        if len(self._hits) > 100_000:  # a flood of distinct keys: forget the quiet ones
-            for k in list(self._hits):
-                self._recent(k)
-        self._hits.setdefault(key, deque()).append(self.clock())
-
-    def clear(self, key: str) -> None:
-        self._hits.pop(key, None)
 
 
 @dataclass

@@ -7,6 +7,7 @@ table registry (with its timers), so nothing is read or opened at import time.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import gc
 import json
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -31,16 +33,21 @@ from . import storage as st
 from .accounts import Accounts, SessionStore
 from .auth import Player, clean_nickname
 from .errors import ErrorCode, RoomError
+from .guard import Guard
 from .handlers import (
     Handler,
+    address_of,
     api,
     body_of,
     current_player,
+    limits_of,
     require_player,
     room_of,
     session_response,
     sessions_of,
+    settings_of,
 )
+from .limits import Limits, Throttle, TooDeep, loads_limited
 from .settings import Settings
 from .tables import BotFactory, CardTable, Conn, Room, default_bot_factory, dumps
 
@@ -82,6 +89,7 @@ async def new_session(request: Request) -> Response:
     if nickname is None:
         raise RoomError(ErrorCode.BAD_NICKNAME, "a nickname is 1 to 24 printable characters", 422,
                         zh="昵称应为 1 到 24 个可显示的字符")
+    limits_of(request).new_session(address_of(request))
     player = await room_of(request).new_player(nickname)
     token = await sessions_of(request).issue(player.id, "guest")
     return session_response(request, token, player, account=None)
@@ -143,16 +151,45 @@ def _escape_option(game: str) -> dict[str, Any]:
             "choices": list(rules), "choice_labels": [ESCAPE_LABELS[r] for r in rules]}
 
 
+LOBBY_PAGE = 50
+
+
+def _cursor(key: tuple[float, str]) -> str:
+    return base64.urlsafe_b64encode(f"{key[0]!r}|{key[1]}".encode()).decode().rstrip("=")
+
+
+def _after(cursor: str | None) -> tuple[float, str] | None:
+    if not cursor:
+        return None
+    try:
+        at, _, tid = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode().partition("|")
+        return float(at), tid
+    except (ValueError, UnicodeDecodeError):
+        raise RoomError(ErrorCode.BAD_CURSOR, "cursor must be a lobby page's \"next\"", 400,
+                        zh="cursor 应为上一页给出的 \"next\"") from None
+
+
 @api
 async def list_tables(request: Request) -> Response:
-    game = request.query_params.get("game")
-    return JSONResponse([t.info() for t in room_of(request).open_tables(game)])
+    """A page of public waiting and playing tables, oldest first: ``{"tables": [...], "next": cursor|null}``."""
+    player = await current_player(request)
+    limits_of(request).lobby_read(player.id if player else None, address_of(request))
+    q = request.query_params
+    after = _after(q.get("cursor"))
+    raw_limit = q.get("limit", str(LOBBY_PAGE))
+    if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= LOBBY_PAGE:
+        raise RoomError(ErrorCode.BAD_CURSOR, f"limit must be 1 to {LOBBY_PAGE}", 400,
+                        zh=f"limit 应为 1 到 {LOBBY_PAGE}")
+    tables, last = room_of(request).lobby_page(after, int(raw_limit), q.get("game"))
+    return JSONResponse({"tables": [t.info() for t in tables], "next": None if last is None else _cursor(last)})
 
 
 @api
 async def create_table(request: Request) -> Response:
     player = await require_player(request)
     data = await body_of(request)
+    limits, address = limits_of(request), address_of(request)
+    limits.may_make_table(player.id, address)
     game = data.get("game")
     if not isinstance(game, str):
         raise RoomError(ErrorCode.UNKNOWN_GAME, "say which game: {\"game\": \"shuiyu\", ...}", 422,
@@ -178,6 +215,7 @@ async def create_table(request: Request) -> Response:
     table = await room_of(request).create_table(
         player, game, data.get("config"), turn_seconds=data.get("turn_seconds"),
         claim_seconds=data.get("claim_seconds"), private=private, **fixed)
+    limits.made_table(player.id, address)
     await room_of(request).db.run(lambda c: scoring.set_rule(c, table.id, escape))
     return JSONResponse(table.info(for_player=player), status_code=201)
 
@@ -252,6 +290,13 @@ def _bad_message(message: str, zh: str) -> str:
     return _ws_error(RoomError(ErrorCode.BAD_MESSAGE, message, zh=zh))
 
 
+async def _refuse_socket(ws: WebSocket, e: RoomError, code: int) -> None:
+    """Accept only to say why, then close: a close before the handshake reaches the client as a bare 403."""
+    await ws.accept()
+    await ws.send_text(_ws_error(e))
+    await ws.close(code=code, reason=e.message[:120])
+
+
 async def table_socket(ws: WebSocket) -> None:
     room = room_of(ws)
     player = await current_player(ws)
@@ -261,21 +306,63 @@ async def table_socket(ws: WebSocket) -> None:
     except RoomError as e:
         await ws.close(code=4404 if e.status == 404 else 4403, reason=e.message[:120])
         return
+    settings = settings_of(ws)
+    address = address_of(ws)
+    open_sockets: dict[str, int] = ws.app.state.sockets_per_address
+    if open_sockets.get(address, 0) >= settings.per_address(settings.connections_per_address):
+        await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address",
+                                           429, zh="来自你的地址的连接太多"), 4429)
+        return
+    if table.seat_of(player) is None and table.spectators() >= settings.watchers_per_table:
+        await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_WATCHERS, "this table has as many spectators as it "
+                                           "takes", 429, zh="这张桌的旁观人数已满"), 4429)
+        return
+    open_sockets[address] = open_sockets.get(address, 0) + 1
+    try:
+        await _serve_socket(ws, table, player, settings)
+    finally:
+        left = open_sockets.get(address, 1) - 1
+        if left > 0:
+            open_sockets[address] = left
+        else:
+            open_sockets.pop(address, None)
+
+
+async def _serve_socket(ws: WebSocket, table: CardTable, player: Player | None, settings: Settings) -> None:
     await ws.accept()
-    settings: Settings = ws.app.state.settings
     conn = Conn(ws, player, settings.send_queue_limit)
     pump = asyncio.get_running_loop().create_task(conn.pump())
     await table.attach(conn)
+    # "ws_messages_per_second with bursts of ws_message_burst": a sliding window of burst / rate seconds
+    budget = Throttle(settings.ws_message_burst, settings.ws_message_burst / settings.ws_messages_per_second,
+                      settings.clock)
+    strikes = 0
     try:
         while not conn.closed:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            wait = budget.take("")
+            if wait is not None:
+                strikes += 1
+                if strikes >= settings.ws_strikes:  # it keeps on: let it go
+                    conn.send(_ws_error(RoomError(ErrorCode.RATE_LIMITED, "too many messages: closing",
+                                                  zh="消息太频繁：断开连接")))
+                    conn.close()
+                    await pump
+                    await ws.close(code=4429)
+                    break
+                conn.send(_ws_error(RoomError(ErrorCode.RATE_LIMITED,
+                                              f"too many messages: at most {settings.ws_messages_per_second:g} a "
+                                              f"second; this one was dropped", zh="消息太频繁：这条没有处理"),
+                                    retry_after=round(wait, 3)))
+                continue
+            strikes = 0
             text = message.get("text")
             if text is None:
                 conn.send(_bad_message("send JSON text frames, not binary", "请发送 JSON 文本帧，不要发二进制"))
                 continue
-            await _handle(table, conn, text)
+            await _handle(table, conn, text, settings.max_json_depth)
     except WebSocketDisconnect:
         pass
     finally:
@@ -284,9 +371,12 @@ async def table_socket(ws: WebSocket) -> None:
         await pump
 
 
-async def _handle(table: CardTable, conn: Conn, text: str) -> None:
+async def _handle(table: CardTable, conn: Conn, text: str, max_depth: int = 32) -> None:
     try:
-        msg = json.loads(text)
+        msg = loads_limited(text, max_depth)
+    except TooDeep as e:
+        conn.send(_bad_message(str(e), f"JSON 嵌套超过 {max_depth} 层"))
+        return
     except json.JSONDecodeError as e:
         conn.send(_bad_message(f"not JSON: {e}", f"不是 JSON：{e}"))
         return
@@ -299,10 +389,24 @@ async def _handle(table: CardTable, conn: Conn, text: str) -> None:
         if not isinstance(action, str) or not action:
             conn.send(_bad_message('"act" needs "action": a non-empty string', '"act" 需要 "action"：一个非空字符串'))
             return
+        seq = msg.get("seq")
+        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+            conn.send(_bad_message('"seq" is the state the action was chosen on: an integer',
+                                   '"seq" 是选这一步时的状态序号：一个整数'))
+            return
         try:
-            await table.act(conn, action)
+            await table.act(conn, action, seq)
         except RoomError as e:
             conn.send(_ws_error(e, action=action, seq=table.seq))
+    elif kind == "autoplay":
+        on = msg.get("on")
+        if not isinstance(on, bool):
+            conn.send(_bad_message('"autoplay" needs "on": true or false', '"autoplay" 需要 "on"：true 或 false'))
+            return
+        try:
+            await table.set_autoplay(conn, on)
+        except RoomError as e:
+            conn.send(_ws_error(e))
     elif kind == "resume":
         since = msg.get("since")
         if isinstance(since, bool) or not isinstance(since, int):
@@ -314,8 +418,8 @@ async def _handle(table: CardTable, conn: Conn, text: str) -> None:
         conn.send(dumps({"type": "pong", "time": table.room.settings.clock()}))
     else:
         conn.send(_ws_error(RoomError(ErrorCode.UNKNOWN_TYPE,
-                                      f"unknown message type {kind!r}; known: act, resume, ping",
-                                      zh=f"不认识的消息类型 {kind!r}；可用的有 act、resume、ping")))
+                                      f"unknown message type {kind!r}; known: act, autoplay, resume, ping",
+                                      zh=f"不认识的消息类型 {kind!r}；可用的有 act、autoplay、resume、ping")))
 
 
 # ---- garbage collection -------------------------------------------------------------------------------
@@ -358,13 +462,20 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        engine = st.make_engine(settings.db_url, settings.data_dir)
+        engine = st.make_engine(settings.db_url, settings.data_dir, settings.db_busy_seconds)
         await asyncio.to_thread(st.migrate, engine)
         db = st.Database(engine)
         room = Room(settings, db, bot_factory or default_bot_factory)
         rows = await asyncio.to_thread(db.run_now, lambda c: st.load_tables(c, unfinished=True))
         db.start()
         app.state.settings = settings
+        app.state.limits = Limits(
+            settings.clock, sessions_per_address=settings.per_address(settings.sessions_per_minute_per_address),
+            tables_per_session=settings.tables_per_minute_per_session,
+            tables_per_address=settings.per_address(settings.tables_per_minute_per_address),
+            reads_per_session=settings.lobby_reads_per_minute_per_session,
+            reads_per_address=settings.per_address(settings.lobby_reads_per_minute_per_address))
+        app.state.sockets_per_address = {}
         app.state.sessions = store = SessionStore(db, settings)
         app.state.accounts = accounts = Accounts(db, settings, store, routes_players.forgetter(room))
         await accounts.warm_up()
@@ -372,14 +483,16 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         app.state.rematches = routes_history.Rematches(room)
         await room.restore(rows)
         booking = asyncio.get_running_loop().create_task(routes_history.book_pending(room))
+        expiring = asyncio.get_running_loop().create_task(room.expire_forever())
         gc_task = asyncio.get_running_loop().create_task(_gc_policy(settings.gc_full_every_seconds)) \
             if settings.gc_full_every_seconds else None
         try:
             yield
         finally:
-            booking.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await booking
+            for task in (booking, expiring):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             if gc_task is not None:
                 gc_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -413,4 +526,4 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
     ]
     if WEB_DIR.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Guard, settings=settings)])

@@ -51,8 +51,10 @@ class TableBots:
         return bot
 
     def forget(self, seat: int) -> None:
-        """The seat's bot is gone (the person is back, or another bot takes over): make a new one next time."""
+        """The seat's bot is gone (the person is back, or another bot takes over): make a new one next time,
+        and ask it even for a state the old one was asked for (autoplay turned off and on again)."""
         self._bots.pop(seat, None)
+        self._asked.pop(seat, None)
 
     def to_ask(self, seats: Iterable[int], seq: int) -> list[int]:
         """Of the bot ``seats`` that must decide at update ``seq``, those not yet asked for it (now marked)."""

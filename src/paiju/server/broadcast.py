@@ -18,17 +18,38 @@ class Broadcaster:
 
     def __init__(self) -> None:
         self.conns: set[Conn] = set()
+        self._per_player: dict[str, int] = {}
+        """Open connections per player id: ``connected`` is asked per seat on every table message, and a
+        scan of 2,000 watchers per seat made one busy table slow the whole process."""
 
     def add(self, conn: Conn) -> None:
+        if conn in self.conns:
+            return
         self.conns.add(conn)
+        if conn.player is not None:
+            self._per_player[conn.player.id] = self._per_player.get(conn.player.id, 0) + 1
 
     def discard(self, conn: Conn) -> None:
+        if conn not in self.conns:
+            return
         self.conns.discard(conn)
+        if conn.player is not None:
+            left = self._per_player.get(conn.player.id, 1) - 1
+            if left > 0:
+                self._per_player[conn.player.id] = left
+            else:
+                self._per_player.pop(conn.player.id, None)
+
+    def __len__(self) -> int:
+        return len(self.conns)
 
     def connected(self, player_id: str | None) -> bool:
         """Whether the player has a connection open to this table."""
-        return player_id is not None and any(c.player is not None and c.player.id == player_id
-                                             for c in self.conns)
+        return player_id is not None and player_id in self._per_player
+
+    def count_of(self, player_ids: set[str | None]) -> int:
+        """Open connections of these players."""
+        return sum(self._per_player.get(p, 0) for p in player_ids if p is not None)
 
     def to_viewers(self, viewer_of: Callable[[Conn], int], render: Callable[[int], str]) -> None:
         """``render(viewer)`` to every connection, rendered once per viewer."""

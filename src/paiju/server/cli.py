@@ -47,6 +47,21 @@ def register(app: typer.Typer) -> None:
             help="uvicorn's websocket implementation: auto, websockets-sansio, websockets or wsproto "
                  "(docs/performance/server.md compares them)")] = "auto",
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
+        cookie_secure: Annotated[bool, typer.Option(
+            help="hosting behind TLS: the session cookie is Secure and pages send HSTS")] = False,
+        allowed_origin: Annotated[list[str] | None, typer.Option(
+            help="an origin besides the served one whose pages may use the session cookie, e.g. "
+                 "https://cards.example.org (repeatable)")] = None,
+        trusted_proxy: Annotated[list[str] | None, typer.Option(
+            help="a reverse proxy's address or network whose X-Forwarded-For names the client (repeatable)")] = None,
+        address_limit_factor: Annotated[float, typer.Option(
+            help="multiply every per-address limit (many players behind one address; load tests)")] = 1.0,
+        waiting_table_minutes: Annotated[float, typer.Option(
+            help="drop a waiting table nobody joined for this long (0: never)")] = 30.0,
+        autoplay_after_timeouts: Annotated[int, typer.Option(
+            help="autoplay (托管) a person whose window ran out this many times in a row (0: never)")] = 2,
+        watchers_per_table: Annotated[int, typer.Option(help="spectators a table takes")] = 200,
+        connections_per_address: Annotated[int, typer.Option(help="open websockets per client address")] = 256,
     ) -> None:
         """Start the card room: open http://HOST:PORT/ in a browser."""
         import uvicorn
@@ -61,7 +76,13 @@ def register(app: typer.Typer) -> None:
         settings = Settings(data_dir=data_dir, database_url=database_url,
                             secret_key=os.environ.get("PAIJU_SECRET_KEY") or None, turn_seconds=turn_seconds,
                             claim_seconds=claim_seconds, grace_seconds=grace_seconds,
-                            bot_delay_seconds=bot_delay, session_days=session_days, gc_full_every_seconds=600.0)
+                            bot_delay_seconds=bot_delay, session_days=session_days, gc_full_every_seconds=600.0,
+                            cookie_secure=cookie_secure, allowed_origins=tuple(allowed_origin or ()),
+                            trusted_proxies=tuple(trusted_proxy or ()), address_limit_factor=address_limit_factor,
+                            waiting_table_minutes=waiting_table_minutes,
+                            autoplay_after_timeouts=autoplay_after_timeouts, watchers_per_table=watchers_per_table,
+                            connections_per_address=connections_per_address)
         typer.echo(f"牌局 card room: http://{host}:{port}/  (data: {settings.database_url or data_dir})")
+        # uvicorn's own X-Forwarded-For handling is off: the room reads it, from trusted proxies only (limits.py)
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level.lower(),
-                    ws=ws, ws_max_size=64 * 1024, ws_per_message_deflate=ws_deflate)
+                    ws=ws, ws_max_size=64 * 1024, ws_per_message_deflate=ws_deflate, proxy_headers=False)

@@ -28,6 +28,14 @@ class ErrorCode(StrEnum):
     BAD_LOGIN = "bad_login"
     TOO_MANY_ATTEMPTS = "too_many_attempts"
     AT_TABLE = "at_table"
+    # limits and the browser's side (docs/server.md, "Security")
+    RATE_LIMITED = "rate_limited"
+    BODY_TOO_LARGE = "body_too_large"
+    BAD_ORIGIN = "bad_origin"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    TOO_MANY_WATCHERS = "too_many_watchers"
+    DB_UNAVAILABLE = "db_unavailable"
+    NOT_ALLOWED = "not_allowed"
     # history
     NO_PLAYER = "no_player"
     BAD_CURSOR = "bad_cursor"
@@ -49,6 +57,7 @@ class ErrorCode(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     GAME_OVER = "game_over"
     NOT_STARTED = "not_started"
+    STALE = "stale"
     BAD_MESSAGE = "bad_message"
     UNKNOWN_TYPE = "unknown_type"
     SERVER_ERROR = "server_error"
@@ -74,6 +83,13 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.BAD_LOGIN: ("用户名或密码不对", "Wrong username or password"),
     ErrorCode.TOO_MANY_ATTEMPTS: ("尝试太多次，请稍后再试", "Too many attempts: wait and try again"),
     ErrorCode.AT_TABLE: ("你还在牌桌上", "You are still at a table"),
+    ErrorCode.RATE_LIMITED: ("操作太频繁，请稍后再试", "Too many requests: wait and try again"),
+    ErrorCode.BODY_TOO_LARGE: ("请求内容太大", "The request is too large"),
+    ErrorCode.BAD_ORIGIN: ("不接受来自其他网站的请求", "Requests from other sites are refused"),
+    ErrorCode.TOO_MANY_CONNECTIONS: ("来自你的地址的连接太多", "Too many connections from your address"),
+    ErrorCode.TOO_MANY_WATCHERS: ("这张桌的旁观人数已满", "This table has as many spectators as it takes"),
+    ErrorCode.DB_UNAVAILABLE: ("数据库暂时不可用，请稍后再试", "The database is unavailable: try again shortly"),
+    ErrorCode.NOT_ALLOWED: ("只有桌主或入座的人可以这样做", "Only the table's owner or a seated player may do that"),
     ErrorCode.NO_PLAYER: ("找不到这位玩家", "No such player"),
     ErrorCode.BAD_CURSOR: ("翻页参数有误", "Bad page cursor"),
     ErrorCode.UNKNOWN_GAME: ("没有这个游戏", "No such game"),
@@ -92,6 +108,7 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.NOT_YOUR_TURN: ("还没轮到你", "Not your turn"),
     ErrorCode.GAME_OVER: ("这局已经结束", "The game is over"),
     ErrorCode.NOT_STARTED: ("还没开局", "The game has not started"),
+    ErrorCode.STALE: ("牌局已经往下走了", "The table has moved on"),
     ErrorCode.BAD_MESSAGE: ("消息有误", "Bad message"),
     ErrorCode.UNKNOWN_TYPE: ("不认识的消息类型", "Unknown message type"),
     ErrorCode.SERVER_ERROR: ("服务器出错", "Server error"),

@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket
 from .accounts import AccountInfo, SessionStore
 from .auth import COOKIE, Player, token_of
 from .errors import ErrorCode, RoomError
+from .limits import Limits, Throttled, TooDeep, client_address, loads_limited
 from .settings import Settings
 from .tables import Room
 
@@ -25,7 +26,13 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 def _error(e: RoomError) -> JSONResponse:
-    return JSONResponse({"error": e.to_dict()}, status_code=e.status)
+    """A refusal's JSON body; a 429 also says when to come back (``Retry-After``)."""
+    headers = {"Retry-After": str(e.retry_after)} if isinstance(e, Throttled) else None
+    return JSONResponse({"error": e.to_dict()}, status_code=e.status, headers=headers)
+
+
+def error_response(e: RoomError) -> JSONResponse:
+    return _error(e)
 
 
 def api(handler: Handler) -> Handler:
@@ -67,13 +74,31 @@ async def body_of(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if not raw:
         return {}
+    settings: Settings = request.app.state.settings
     try:
-        data = json.loads(raw)
+        data = loads_limited(raw, settings.max_json_depth)
+    except TooDeep as e:
+        raise RoomError(ErrorCode.BAD_JSON, str(e), 400, zh=f"JSON 嵌套超过 {settings.max_json_depth} 层") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise RoomError(ErrorCode.BAD_JSON, f"the body is not JSON: {e}", 400, zh=f"请求内容不是 JSON：{e}") from e
     if not isinstance(data, dict):
         raise RoomError(ErrorCode.BAD_JSON, "the body must be a JSON object", 400, zh="请求内容应为一个 JSON 对象")
     return data
+
+
+def settings_of(request: Request | WebSocket) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def limits_of(request: Request | WebSocket) -> Limits:
+    limits: Limits = request.app.state.limits
+    return limits
+
+
+def address_of(request: Request | WebSocket) -> str:
+    """The client's address (``X-Forwarded-For`` only from a trusted proxy): what per-address limits count."""
+    return client_address(request, settings_of(request).trusted_proxies)
 
 
 def session_response(request: Request, token: str, player: Player, account: AccountInfo | None,

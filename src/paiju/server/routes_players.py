@@ -15,7 +15,7 @@ from starlette.routing import Route
 from .accounts import Accounts, SessionStore, Throttled
 from .auth import COOKIE, token_of
 from .errors import ErrorCode, RoomError
-from .handlers import api, body_of, current_player, require_player, room_of, session_response
+from .handlers import address_of, api, body_of, current_player, limits_of, require_player, room_of, session_response
 from .tables import Room
 
 
@@ -59,6 +59,7 @@ async def register(request: Request) -> Response:
     data = await body_of(request)
     guest = await current_player(request)
     accounts = accounts_of(request)
+    limits_of(request).new_session(address_of(request))
     token, player = await accounts.register(data, guest)
     return session_response(request, token, player, await accounts.account_of(player.id), status=201)
 
@@ -68,8 +69,7 @@ async def register(request: Request) -> Response:
 async def login(request: Request) -> Response:
     data = await body_of(request)
     accounts = accounts_of(request)
-    address = request.client.host if request.client else "unknown"
-    token, player = await accounts.login(data, address)
+    token, player = await accounts.login(data, address_of(request))
     return session_response(request, token, player, await accounts.account_of(player.id))
 
 

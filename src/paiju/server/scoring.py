@@ -130,8 +130,9 @@ class SeatFacts:
 
     @property
     def playing(self) -> bool:
-        """A person who plays the seat now (not a bot standing in for them)."""
-        return self.player_id is not None and self.replaced is None
+        """A person who holds the seat now: plays it, or has the bot play it for them (autoplay, 托管, is no
+        escape: the match is theirs)."""
+        return self.player_id is not None and self.replaced in (None, "autoplay")
 
 
 def escape_claims(game: str, table_id: str, rule: str, leaver: SeatFacts, others: Sequence[SeatFacts],

@@ -16,7 +16,9 @@ from .storage import SeatRow
 
 LEFT = "left"
 DISCONNECTED = "disconnected"
-"""Why a bot plays a person's seat (``SeatRow.replaced``)."""
+AUTOPLAY = "autoplay"
+"""Why a bot plays a person's seat (``SeatRow.replaced``).  The first two are escapes (scoring.ESCAPES);
+autoplay (托管) is the person's own choice, or the room's after repeated timeouts, and the seat stays theirs."""
 
 
 class Seats:
@@ -106,10 +108,24 @@ class Seats:
         s.bot, s.replaced = None, None
         return s
 
+    def autoplay(self, seat: int, kind: str, on: bool) -> SeatRow | None:
+        """Hand the person's seat to a bot of ``kind`` (托管), or take it back; the row, or None if nothing
+        changed (already so, or the seat is a bot's or an escaped person's: autoplay never undoes those)."""
+        s = self.rows[seat]
+        if s.player_id is None or s.replaced in (LEFT, DISCONNECTED) or (s.bot is not None and s.replaced is None):
+            return None
+        if on == (s.replaced == AUTOPLAY):
+            return None
+        s.bot, s.replaced = (kind, AUTOPLAY) if on else (None, None)
+        return s
+
+    def on_autoplay(self, seat: int) -> bool:
+        return self.rows[seat].replaced == AUTOPLAY
+
     def to_list(self, connected: Callable[[str | None], bool]) -> list[dict[str, Any]]:
         """The seats as a table object shows them (docs/protocol.md)."""
         return [{"seat": s.seat,
                  "player": None if s.player_id is None else {"id": s.player_id, "nickname": s.nickname},
                  "bot": s.bot, "replaced": s.replaced,
-                 "connected": s.bot is None and connected(s.player_id)}
+                 "connected": (s.bot is None or s.replaced == AUTOPLAY) and connected(s.player_id)}
                 for s in self.rows]

@@ -64,6 +64,45 @@ class Settings:
     login_window_seconds: float = 900.0
     """Failed logins allowed per username and per client address in a sliding window; past them: 429."""
 
+    # ---- limits (docs/server.md, "Security") ----
+    max_body_bytes: int = 64 * 1024
+    """An HTTP body larger than this is refused (413) before it is read whole."""
+    max_json_depth: int = 32
+    """JSON nested deeper than this is refused (HTTP 400 ``bad_json``, websocket ``bad_message``)."""
+    sessions_per_minute_per_address: int = 20
+    """New guest sessions and new accounts per client address per minute."""
+    tables_per_minute_per_session: int = 10
+    tables_per_minute_per_address: int = 30
+    lobby_reads_per_minute_per_session: int = 120
+    lobby_reads_per_minute_per_address: int = 600
+    ws_messages_per_second: float = 20.0
+    ws_message_burst: int = 40
+    """A connection may send ``ws_message_burst`` messages at once and ``ws_messages_per_second`` on
+    average; past that each message gets a ``rate_limited`` error, and ``ws_strikes`` of those close it."""
+    ws_strikes: int = 40
+    connections_per_address: int = 256
+    """Open websockets per client address (all tables together)."""
+    watchers_per_table: int = 200
+    """Spectators per table (seated players always get in)."""
+    address_limit_factor: float = 1.0
+    """Multiplies every per-address limit: a load test whose thousands of clients share one loopback address
+    raises them with it; so may a room whose players mostly come through one carrier's address."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses of reverse proxies whose ``X-Forwarded-For`` names the client; anyone else's is ignored."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the served one whose pages may use the session cookie (``--allowed-origin``)."""
+    waiting_table_minutes: float = 30.0
+    """A waiting table whose seats nobody has changed for this long is dropped (0: never)."""
+    autoplay_after_timeouts: int = 2
+    """A person whose window runs out this many times in a row is played by the bot (托管) until they act
+    again (0: never)."""
+    db_busy_seconds: float = 5.0
+    """How long a write waits for a SQLite file locked by another process before it fails (then 503)."""
+
+    def per_address(self, limit: float) -> int:
+        """A per-address limit as raised by ``address_limit_factor``."""
+        return max(1, int(limit * self.address_limit_factor))
+
     def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)
 

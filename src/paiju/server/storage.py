@@ -16,6 +16,7 @@ import contextlib
 import json
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import sqlalchemy.exc
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -39,6 +41,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -155,14 +158,17 @@ class TableRow:
     result: Any = None
     seats: list[SeatRow] = field(default_factory=list)
     actions: list[tuple[int, str, float]] = field(default_factory=list)
+    last_seated: float | None = None
+    """When a seat last changed (read for waiting tables only: their expiry counts from it)."""
 
 
-def make_engine(url: str, data_dir: Path | None = None) -> Engine:
-    """An engine for SQLite (WAL, one writer) or PostgreSQL (psycopg)."""
+def make_engine(url: str, data_dir: Path | None = None, busy_seconds: float = 5.0) -> Engine:
+    """An engine for SQLite (WAL, one writer) or PostgreSQL (psycopg).  ``busy_seconds``: how long a SQLite
+    write waits for a lock another process holds before it fails (on the writer thread: the loop never waits)."""
     if url.startswith("sqlite"):
         if data_dir is not None:
             data_dir.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": busy_seconds})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -253,6 +259,12 @@ def finish(conn: Connection, table_id: str, at: float, result: Any) -> None:
         status="finished", finished_at=at, deadlines="{}", result=json.dumps(result, ensure_ascii=False)))
 
 
+def expire_table(conn: Connection, table_id: str) -> None:
+    """A waiting table nobody joined: kept in the database (its id stays taken), never restored."""
+    conn.execute(update(card_tables).where(card_tables.c.id == table_id, card_tables.c.status == "waiting")
+                 .values(status="expired"))
+
+
 def set_deadlines(conn: Connection, table_id: str, deadlines: dict[int, float]) -> None:
     conn.execute(update(card_tables).where(card_tables.c.id == table_id)
                  .values(deadlines=_dump_deadlines(deadlines)))
@@ -264,7 +276,7 @@ def load_tables(conn: Connection, *, table_id: str | None = None, unfinished: bo
     if table_id is not None:
         q = q.where(card_tables.c.id == table_id)
     if unfinished:
-        q = q.where(card_tables.c.status != "finished")
+        q = q.where(card_tables.c.status.not_in(("finished", "expired")))
     out: list[TableRow] = []
     for r in conn.execute(q.order_by(card_tables.c.created_at)).mappings():
         t = TableRow(
@@ -279,6 +291,8 @@ def load_tables(conn: Connection, *, table_id: str | None = None, unfinished: bo
                   .select_from(seats.outerjoin(players, seats.c.player_id == players.c.id))
                   .where(seats.c.table_id == t.id).order_by(seats.c.seat))
         t.seats = [SeatRow(s.seat, s.player_id, s.nickname, s.bot, s.replaced) for s in conn.execute(seat_q)]
+        if t.status == "waiting":
+            t.last_seated = conn.execute(select(func.max(seatings.c.at)).where(seatings.c.table_id == t.id)).scalar()
         act_q = select(actions.c.seat, actions.c.action, actions.c.at).where(actions.c.table_id == t.id)
         t.actions = [(a.seat, a.action, a.at) for a in conn.execute(act_q.order_by(actions.c.n))]
         out.append(t)
@@ -447,10 +461,15 @@ class Database:
         results: list[tuple[bool, Any]] = []
         try:
             results = [(True, None)] * len(batch) if self._commit_rows(batch) else self._commit_jobs(batch)
-        except Exception:
-            if len(batch) == 1:
-                log.exception("database job failed")
-                results = [(False, _current_exception())]
+        except Exception as e:
+            if len(batch) == 1 or _unavailable(e):
+                # a database that cannot be reached (or a file locked by another process) fails the whole batch
+                # at once: retrying each job alone would hold the writer for one busy timeout per job
+                if _unavailable(e):
+                    log.warning("database unavailable (%d jobs failed): %s", len(batch), str(e).splitlines()[0][:200])
+                else:
+                    log.exception("database job failed")
+                results = [(False, e)] * len(batch)
             else:  # retry one by one, so only the failing job fails
                 results = [r for item in batch for r in self._commit([item], settle=False)]
         else:
@@ -486,12 +505,17 @@ class Database:
         return results
 
 
-def _current_exception() -> BaseException:
-    import sys
-
-    exc = sys.exc_info()[1]
-    assert exc is not None
-    return exc
+def _unavailable(e: BaseException) -> bool:
+    """The database could not be reached or is locked by another process, as opposed to one job's own failure."""
+    if isinstance(e, sqlalchemy.exc.TimeoutError | sqlalchemy.exc.InterfaceError):
+        return True
+    if isinstance(e, sqlalchemy.exc.DBAPIError) and e.connection_invalidated:
+        return True
+    if isinstance(e, sqlalchemy.exc.OperationalError | sqlite3.OperationalError):
+        text = str(e).lower()
+        return any(w in text for w in ("locked", "busy", "unable to open", "connect", "server closed",
+                                       "terminating connection"))
+    return False
 
 
 def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:

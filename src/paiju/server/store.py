@@ -151,6 +151,11 @@ class TableStore:
 
         await self.db.run(job)
 
+    async def expire(self) -> None:
+        """Nobody joined this waiting table: it is no longer offered, nor restored after a restart."""
+        tid = self.id
+        await self.db.run(lambda c: st.expire_table(c, tid))
+
     async def load(self) -> TableRow | None:
         """The table as stored (to rebuild from it)."""
         tid = self.id

@@ -14,11 +14,14 @@ are re-exported from the parts.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import json
 import logging
 import secrets
 from collections import deque
 from typing import Any
+
+from sqlalchemy import Connection
 
 from paiju.core import SPECTATOR, ActionError, ConfigError, Event, Game, Window, get_game
 
@@ -29,9 +32,9 @@ from .broadcast import Broadcaster
 from .clock import Deadlines, Timers, Windows, next_deadlines
 from .conn import _ENCODER, Conn, dumps, dumps_events
 from .errors import ErrorCode, RoomError, invite_required, no_table
-from .seats import DISCONNECTED, LEFT, Seats
+from .seats import AUTOPLAY, DISCONNECTED, LEFT, Seats
 from .settings import Settings
-from .storage import Database, SeatRow, TableRow
+from .storage import Database, SeatRow, TableRow, expire_table
 from .store import Move, RoomStore, StoreHooks, TableStore, replay_game
 
 __all__ = ["_ENCODER", "BotFactory", "CardTable", "Conn", "Room", "default_bot_factory", "dumps", "dumps_events",
@@ -66,6 +69,10 @@ class CardTable:
         self.deadlines = _deadlines_of(row, game)
         # (seq, that update's events as JSON text): text keeps thousands of small dicts out of the cyclic GC
         self.recent: deque[tuple[int, str]] = deque(maxlen=room.settings.resume_buffer)
+        self.active_at = max(row.created_at, row.last_seated or 0.0)
+        """When a seat last changed (a waiting table idle longer than ``waiting_table_minutes`` is dropped)."""
+        self.timeouts: dict[int, int] = {}
+        """Windows run out in a row per seat since its person last acted (``autoplay_after_timeouts``)."""
 
     # ---- facts ---------------------------------------------------------------------------------------
     @property
@@ -89,6 +96,10 @@ class CardTable:
     def seat_of(self, player: Player | None) -> int | None:
         """The seat ``player`` holds (not one it left), if any."""
         return self.seats.seat_of(player)
+
+    def spectators(self) -> int:
+        """Connections of people without a seat here (``watchers_per_table`` caps them)."""
+        return len(self.watchers) - self.watchers.count_of({s.player_id for s in self.seats if s.replaced != LEFT})
 
     def viewer_of(self, conn: Conn) -> int:
         seat = self.seats.seat_of(conn.player)
@@ -199,8 +210,8 @@ class CardTable:
             if seat is None or conn.player is None or self.watchers.connected(conn.player.id):
                 return
             self._broadcast_table()
-            if self.status == "playing" and not self.seats.is_bot(seat):
-                self._arm_grace(seat)
+            if self.status == "playing" and (not self.seats.is_bot(seat) or self.seats.on_autoplay(seat)):
+                self._arm_grace(seat)  # autoplay is no escape route: gone past the grace, it is a departure
 
     def _arm_grace(self, seat: int) -> None:
         self.timers.arm_grace(seat, self.settings.grace_seconds, self._grace_expired)
@@ -209,7 +220,8 @@ class CardTable:
         async with self.lock:
             self.timers.graced(seat)
             s = self.seats[seat]
-            if self.status != "playing" or s.bot is not None or self.watchers.connected(s.player_id):
+            if self.status != "playing" or (s.bot is not None and s.replaced != AUTOPLAY) \
+                    or self.watchers.connected(s.player_id):
                 return
             await self._replace_with_bot(seat, DISCONNECTED)
 
@@ -223,6 +235,7 @@ class CardTable:
             self._check_waiting("the game has started; seats cannot change now", "已经开局，不能再换座位")
             changed = self.seats.sit(player, seat)
             if changed:
+                self.active_at = self.settings.clock()
                 await self._save(changed)
                 self._broadcast_table()
 
@@ -232,21 +245,30 @@ class CardTable:
             if seat is None:
                 raise RoomError(ErrorCode.NOT_SEATED, "you have no seat at this table", 409, zh="你没有坐在这张桌")
             if self.status == "waiting":
+                self.active_at = self.settings.clock()
                 await self._save([self.seats.free(seat)])
                 self._broadcast_table()
             elif self.status == "playing":
                 await self._replace_with_bot(seat, LEFT)
             # a finished table keeps its seats as they were
 
+    def _check_member(self, player: Player) -> None:
+        """Only the owner or a seated player may change a table's bots (a stranger filled waiting tables)."""
+        if player.id != self.row.owner_id and self.seat_of(player) is None:
+            raise RoomError(ErrorCode.NOT_ALLOWED, "only the table's owner or a seated player can change its bots",
+                            403, zh="只有桌主或入座的人才能增减机器人")
+
     async def fill_bots(self, player: Player) -> None:
         async with self.lock:
             self._check_waiting("the game has started", "已经开局")
+            self._check_member(player)
             await self._save(self.seats.fill_bots(self.settings.bot_kind))
             self._broadcast_table()
 
     async def remove_bot(self, player: Player, seat: int) -> None:
         async with self.lock:
             self._check_waiting("the game has started", "已经开局")
+            self._check_member(player)
             await self._save([self.seats.remove_bot(seat)])
             self._broadcast_table()
 
@@ -278,11 +300,14 @@ class CardTable:
             if self.status != "playing":
                 return
             self._schedule()
-            for s in self.seats.people():
-                self._arm_grace(s.seat)
+            for s in self.seats:
+                if s.player_id is not None and (s.bot is None or s.replaced == AUTOPLAY):
+                    self._arm_grace(s.seat)
 
     # ---- play ----------------------------------------------------------------------------------------
-    async def act(self, conn: Conn, action: str) -> None:
+    async def act(self, conn: Conn, action: str, seq: int | None = None) -> None:
+        """The person's move.  ``seq``: the state it was chosen on; when the table has moved since (a bot's
+        or a timeout's move for the seat got there first) it is refused, so exactly one of them applies."""
         async with self.lock:
             if self.status == "waiting":
                 raise RoomError(ErrorCode.NOT_STARTED, "the game has not started", zh="还没开局")
@@ -290,9 +315,49 @@ class CardTable:
             if seat is None:
                 raise RoomError(ErrorCode.NOT_SEATED, "you have no seat at this table: spectators cannot act",
                                 zh="你没有座位：旁观的人不能出牌")
+            if self.seats.on_autoplay(seat):  # any move the person sends takes the seat back
+                await self._autoplay(seat, False)
             if self.seats.is_bot(seat):
                 raise RoomError(ErrorCode.NOT_SEATED, "a bot plays your seat now", zh="现在由机器人替你打")
+            self.timeouts.pop(seat, None)
+            if seq is not None and seq != self.seq:
+                raise RoomError(ErrorCode.STALE, f"the table has moved on since state {seq} (now {self.seq})",
+                                zh=f"牌局已经走过第 {seq} 步（现在是第 {self.seq} 步）")
             await self._apply(seat, action)
+
+    async def set_autoplay(self, conn: Conn, on: bool) -> None:
+        """The person hands their seat to the room's bot (托管), or takes it back."""
+        async with self.lock:
+            if self.status != "playing":
+                raise RoomError(ErrorCode.NOT_STARTED, "autoplay is for a game under way", zh="开局后才能托管")
+            seat = self.seat_of(conn.player)
+            if seat is None or (self.seats.is_bot(seat) and not self.seats.on_autoplay(seat)):
+                raise RoomError(ErrorCode.NOT_SEATED, "you play no seat at this table", zh="你在这张桌没有座位")
+            self.timeouts.pop(seat, None)
+            await self._autoplay(seat, on)
+
+    async def _autoplay(self, seat: int, on: bool) -> None:
+        """Autoplay on or off for ``seat`` (no departure, no escape: the seat stays the person's).  Caller
+        holds the lock."""
+        changed = self.seats.autoplay(seat, self.settings.bot_kind, on)
+        if changed is None:
+            return
+        self.bots.forget(seat)
+        await self._save([changed])
+        self._broadcast_table()
+        if on:
+            self._schedule()
+
+    async def _timed_out(self, seat: int) -> None:
+        """A person's window ran out; ``autoplay_after_timeouts`` in a row turn autoplay on.  Caller holds
+        the lock."""
+        after = self.settings.autoplay_after_timeouts
+        if after <= 0 or self.seats.is_bot(seat) or self.seats[seat].player_id is None \
+                or self.deadlines.windows.get(seat) == Window.PACE:  # a deal step passes for everyone alike
+            return
+        self.timeouts[seat] = n = self.timeouts.get(seat, 0) + 1
+        if n >= after:
+            await self._autoplay(seat, True)
 
     async def _apply(self, seat: int, action: str) -> None:
         """Check and apply one action, store it, then tell everyone.  Caller holds the lock."""
@@ -403,6 +468,7 @@ class CardTable:
             self.timers.fired(seat, at)
             if self.deadlines.at.get(seat) != at or seat not in self.game.to_move():
                 return
+            await self._timed_out(seat)
             action = self.game.timeout_action(seat)
             if action is not None and self.game.is_legal(seat, action):
                 await self._apply_quietly(seat, action)
@@ -450,6 +516,8 @@ class Room:
         self._players: dict[str, Player] = {}
         self._evictions: dict[str, asyncio.TimerHandle] = {}
         self.keep_finished_seconds = 600.0
+        self._lobby: list[tuple[float, str]] = []
+        """(created_at, id) of every public waiting or playing table, sorted: the lobby's pages."""
 
     # ---- players -------------------------------------------------------------------------------------
     async def new_player(self, nickname: str) -> Player:
@@ -522,7 +590,67 @@ class Room:
                        seats=[SeatRow(i) for i in range(game.num_seats)])
         await self.store.add_table(row)
         table = self.tables[tid] = CardTable(self, row, game)
+        self._listed(table)
         return table
+
+    # ---- the lobby -----------------------------------------------------------------------------------
+    def _listed(self, table: CardTable) -> None:
+        if not table.row.private and table.row.status in ("waiting", "playing"):
+            bisect.insort(self._lobby, (table.row.created_at, table.id))
+
+    def _unlisted(self, table: CardTable) -> None:
+        key = (table.row.created_at, table.id)
+        i = bisect.bisect_left(self._lobby, key)
+        if i < len(self._lobby) and self._lobby[i] == key:
+            del self._lobby[i]
+
+    def lobby_page(self, after: tuple[float, str] | None, limit: int,
+                   game: str | None = None) -> tuple[list[CardTable], tuple[float, str] | None]:
+        """Up to ``limit`` public waiting or playing tables after ``after``, oldest first, and the key to ask
+        the next page with (None: this was the last).  A bisection into the sorted index, so a page costs the
+        same with 10,000 tables as with ten."""
+        i = 0 if after is None else bisect.bisect_right(self._lobby, after)
+        out: list[CardTable] = []
+        lobby, tables = self._lobby, self.tables
+        while i < len(lobby) and len(out) < limit:
+            t = tables.get(lobby[i][1])
+            i += 1
+            if t is not None and t.row.status in ("waiting", "playing") and (game is None or t.row.game == game):
+                out.append(t)
+        full = len(out) == limit and i < len(lobby)
+        return out, ((out[-1].row.created_at, out[-1].id) if full else None)
+
+    async def expire_waiting(self) -> int:
+        """Drop the waiting tables whose seats nobody changed for ``waiting_table_minutes`` and that nobody is
+        connected to; returns how many."""
+        ttl = self.settings.waiting_table_minutes * 60.0
+        if ttl <= 0:
+            return 0
+        edge = self.settings.clock() - ttl
+        idle = [t for t in self.tables.values()
+                if t.row.status == "waiting" and t.active_at <= edge and not len(t.watchers)]
+        for t in idle:
+            async with t.lock:
+                if t.row.status != "waiting" or t.active_at > edge or len(t.watchers):
+                    continue
+                await t.store.expire()
+                t.row.status = "expired"
+                self._unlisted(t)
+                self.tables.pop(t.id, None)
+                t.close()
+        if idle:
+            log.info("expired %d waiting tables nobody joined", len(idle))
+        return len(idle)
+
+    async def expire_forever(self) -> None:
+        """Run :meth:`expire_waiting` every minute or so (the lifespan owns this task)."""
+        every = max(0.05, min(60.0, self.settings.waiting_table_minutes * 60.0 / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.expire_waiting()
+            except Exception:  # the database is away: try again next round
+                log.warning("expiring waiting tables failed; trying again later", exc_info=True)
 
     def get(self, table_id: str) -> CardTable:
         table = self.tables.get(table_id)
@@ -545,6 +673,7 @@ class Room:
 
     def finished(self, table: CardTable) -> None:
         """Keep a finished table in memory a while (clients see the result), then drop it."""
+        self._unlisted(table)
         loop = asyncio.get_running_loop()
         self._evictions[table.id] = loop.call_later(self.keep_finished_seconds, self._evict, table.id)
 
@@ -555,8 +684,15 @@ class Room:
             table.close()
 
     async def restore(self, rows: list[TableRow]) -> None:
-        """Rebuild every unfinished table by replaying its record; re-arm deadlines, bots and grace timers."""
+        """Rebuild every unfinished table by replaying its record; re-arm deadlines, bots and grace timers.
+        A waiting table idle past ``waiting_table_minutes`` is marked expired instead."""
+        ttl = self.settings.waiting_table_minutes * 60.0
+        edge = self.settings.clock() - ttl
+        expired: list[str] = []
         for row in rows:
+            if ttl > 0 and row.status == "waiting" and max(row.created_at, row.last_seated or 0.0) <= edge:
+                expired.append(row.id)
+                continue
             try:
                 game = replay_game(row)
             except Exception:
@@ -564,11 +700,18 @@ class Room:
                 continue
             table = CardTable(self, row, game)
             self.tables[row.id] = table
+            self._listed(table)
             for s in row.seats:
                 if s.player_id is not None and s.nickname is not None:
                     self._players.setdefault(s.player_id, Player(s.player_id, s.nickname))
             await table.rearm()
-        log.info("restored %d unfinished tables", len(self.tables))
+        if expired:
+            def job(c: Connection) -> None:
+                for tid in expired:
+                    expire_table(c, tid)
+
+            await self.db.run(job)
+        log.info("restored %d unfinished tables (%d waiting tables expired)", len(self.tables), len(expired))
 
     def close(self) -> None:
         for h in self._evictions.values():

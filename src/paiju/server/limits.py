@@ -1,0 +1,180 @@
+"""Limits on what one client may ask of the room: counts in a sliding window, and who the client is.
+
+One :class:`Throttle` serves every limit — failed logins (accounts.py), new sessions and tables, lobby reads
+and websocket messages (app.py) — so there is one rule for how hits are counted and forgotten.  Counts live
+in this process only (docs/server.md, "Security", says what that means with several processes).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from collections import deque
+from collections.abc import Callable, Collection
+
+from starlette.requests import HTTPConnection
+
+from .errors import ErrorCode, RoomError
+
+
+class Throttled(RoomError):
+    """A 429 with the seconds to wait (sent as ``Retry-After``)."""
+
+    def __init__(self, code: ErrorCode, message: str, retry_after: float, *, zh: str | None = None) -> None:
+        super().__init__(code, message, 429, zh=zh)
+        self.retry_after = max(1, int(retry_after + 0.999))
+
+
+class Throttle:
+    """Hits per key in a sliding window: at most ``limit`` in any ``window`` seconds.
+
+    A websocket's "20 a second with bursts of 40" is ``Throttle(40, 2.0)``: forty at once, then on average
+    twenty a second."""
+
+    def __init__(self, limit: int, window: float, clock: Callable[[], float]) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._hits: dict[str, deque[float]] = {}
+
+    def _recent(self, key: str) -> deque[float]:
+        hits = self._hits.get(key)
+        if hits is None:
+            return deque()
+        edge = self.clock() - self.window
+        while hits and hits[0] <= edge:
+            hits.popleft()
+        if not hits:
+            del self._hits[key]
+        return hits
+
+    def retry_after(self, key: str) -> float | None:
+        """Seconds until ``key`` may try again, or None when it may now."""
+        hits = self._recent(key)
+        if len(hits) < self.limit:
+            return None
+        return hits[len(hits) - self.limit] + self.window - self.clock()
+
+    def hit(self, key: str) -> None:
+        if len(self._hits) > 100_000:  # a flood of distinct keys: forget the quiet ones
+            for k in list(self._hits):
+                self._recent(k)
+        self._hits.setdefault(key, deque()).append(self.clock())
+
+    def take(self, key: str) -> float | None:
+        """Count one request of ``key`` if the limit allows it (None), else the seconds to wait (not counted)."""
+        wait = self.retry_after(key)
+        if wait is None:
+            self.hit(key)
+        return wait
+
+    def clear(self, key: str) -> None:
+        self._hits.pop(key, None)
+
+
+def rate_limited(what: str, zh: str, wait: float) -> Throttled:
+    return Throttled(ErrorCode.RATE_LIMITED, f"too many {what}: wait {max(1, int(wait + 0.999))} s and try again",
+                     wait, zh=f"{zh}太频繁：请 {max(1, int(wait + 0.999))} 秒后再试")
+
+
+class Limits:
+    """The room's request limits, each keyed by session (``s:<player id>``) or by address (``a:<address>``)."""
+
+    def __init__(self, clock: Callable[[], float], *, sessions_per_address: int, tables_per_session: int,
+                 tables_per_address: int, reads_per_session: int, reads_per_address: int) -> None:
+        self.sessions = Throttle(sessions_per_address, 60.0, clock)
+        self.tables_by_session = Throttle(tables_per_session, 60.0, clock)
+        self.tables_by_address = Throttle(tables_per_address, 60.0, clock)
+        self.reads_by_session = Throttle(reads_per_session, 60.0, clock)
+        self.reads_by_address = Throttle(reads_per_address, 60.0, clock)
+
+    @staticmethod
+    def _check(what: str, zh: str, pairs: list[tuple[Throttle, str]]) -> None:
+        for throttle, key in pairs:
+            wait = throttle.retry_after(key)
+            if wait is not None:
+                raise rate_limited(what, zh, wait)
+
+    @classmethod
+    def _take(cls, what: str, zh: str, pairs: list[tuple[Throttle, str]]) -> None:
+        """Every throttle must allow it; only then is it counted in each (a refusal costs nothing)."""
+        cls._check(what, zh, pairs)
+        for throttle, key in pairs:
+            throttle.hit(key)
+
+    def new_session(self, address: str) -> None:
+        self._take("new sessions", "新建会话", [(self.sessions, "a:" + address)])
+
+    def _tables(self, player_id: str, address: str) -> list[tuple[Throttle, str]]:
+        return [(self.tables_by_session, "s:" + player_id), (self.tables_by_address, "a:" + address)]
+
+    def may_make_table(self, player_id: str, address: str) -> None:
+        """Refuse a new table over the limit; a table is counted only once it is made (``made_table``), so a
+        request refused for a bad option costs nothing."""
+        self._check("new tables", "开桌", self._tables(player_id, address))
+
+    def made_table(self, player_id: str, address: str) -> None:
+        for throttle, key in self._tables(player_id, address):
+            throttle.hit(key)
+
+    def lobby_read(self, player_id: str | None, address: str) -> None:
+        pairs = [(self.reads_by_address, "a:" + address)]
+        if player_id is not None:
+            pairs.append((self.reads_by_session, "s:" + player_id))
+        self._take("lobby reads", "刷新大厅", pairs)
+
+
+def _trusted(host: str, proxies: Collection[str]) -> bool:
+    if host in proxies:
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    for p in proxies:
+        if "/" in p:
+            try:
+                if ip in ipaddress.ip_network(p, strict=False):
+                    return True
+            except ValueError:
+                continue
+    return False
+
+
+def client_address(conn: HTTPConnection, trusted_proxies: Collection[str]) -> str:
+    """The client's address: the peer's, or — only when the peer is a trusted proxy — the last address in
+    ``X-Forwarded-For`` that is not a trusted proxy itself (anything left of it could be made up)."""
+    peer = conn.client.host if conn.client else "unknown"
+    if not trusted_proxies or not _trusted(peer, trusted_proxies):
+        return peer
+    forwarded = [a.strip() for h in conn.headers.getlist("x-forwarded-for") for a in h.split(",") if a.strip()]
+    for hop in reversed(forwarded):
+        if not _trusted(hop, trusted_proxies):
+            return hop
+    return forwarded[0] if forwarded else peer
+
+
+class TooDeep(ValueError):
+    """JSON nested deeper than the room takes."""
+
+
+def loads_limited(text: str | bytes, max_depth: int) -> object:
+    """``json.loads`` that refuses JSON nested deeper than ``max_depth`` with :class:`TooDeep`, never a
+    ``RecursionError`` (the standard decoder recurses once per level).  Texts with few brackets — every
+    ordinary message — skip the depth walk."""
+    opened = text.count("[") + text.count("{") if isinstance(text, str) else text.count(b"[") + text.count(b"{")
+    if opened <= max_depth:
+        return json.loads(text)
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise TooDeep(f"JSON nested deeper than {max_depth} levels") from None
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            if depth > max_depth:
+                raise TooDeep(f"JSON nested deeper than {max_depth} levels")
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return data
