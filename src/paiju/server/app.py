@@ -290,6 +290,10 @@ def _bad_message(message: str, zh: str) -> str:
     return _ws_error(RoomError(ErrorCode.BAD_MESSAGE, message, zh=zh))
 
 
+CLOSE_RATE_LIMITED = 4429
+"""The websocket close code for a client over a limit (messages, connections, watchers)."""
+
+
 async def _refuse_socket(ws: WebSocket, e: RoomError, code: int) -> None:
     """Accept only to say why, then close: a close before the handshake reaches the client as a bare 403."""
     await ws.accept()
@@ -311,11 +315,11 @@ async def table_socket(ws: WebSocket) -> None:
     open_sockets: dict[str, int] = ws.app.state.sockets_per_address
     if open_sockets.get(address, 0) >= settings.per_address(settings.connections_per_address):
         await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address",
-                                           429, zh="来自你的地址的连接太多"), 4429)
+                                           429, zh="来自你的地址的连接太多"), CLOSE_RATE_LIMITED)
         return
     if table.seat_of(player) is None and table.spectators() >= settings.watchers_per_table:
         await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_WATCHERS, "this table has as many spectators as it "
-                                           "takes", 429, zh="这张桌的旁观人数已满"), 4429)
+                                           "takes", 429, zh="这张桌的旁观人数已满"), CLOSE_RATE_LIMITED)
         return
     open_sockets[address] = open_sockets.get(address, 0) + 1
     try:
@@ -348,9 +352,7 @@ async def _serve_socket(ws: WebSocket, table: CardTable, player: Player | None, 
                 if strikes >= settings.ws_strikes:  # it keeps on: let it go
                     conn.send(_ws_error(RoomError(ErrorCode.RATE_LIMITED, "too many messages: closing",
                                                   zh="消息太频繁：断开连接")))
-                    conn.close()
-                    await pump
-                    await ws.close(code=4429)
+                    conn.close(CLOSE_RATE_LIMITED)
                     break
                 conn.send(_ws_error(RoomError(ErrorCode.RATE_LIMITED,
                                               f"too many messages: at most {settings.ws_messages_per_second:g} a "

@@ -66,6 +66,7 @@ class Conn:
         self._out: deque[str | None] = deque()  # None: close after what is queued before it
         self._wake: asyncio.Future[None] | None = None
         self.closed = False
+        self.close_code = 1000
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -76,9 +77,11 @@ class Conn:
             return
         self._push(text)
 
-    def close(self) -> None:
+    def close(self, code: int = 1000) -> None:
+        """Close after what is queued; ``code``: the websocket close code the client gets."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             self._push(None)
 
     def _push(self, item: str | None) -> None:
@@ -105,4 +108,4 @@ class Conn:
         self.closed = True
         out.clear()
         with contextlib.suppress(Exception):
-            await self.ws.close()
+            await self.ws.close(code=self.close_code)

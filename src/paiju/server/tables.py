@@ -306,8 +306,9 @@ class CardTable:
 
     # ---- play ----------------------------------------------------------------------------------------
     async def act(self, conn: Conn, action: str, seq: int | None = None) -> None:
-        """The person's move.  ``seq``: the state it was chosen on; when the table has moved since (a bot's
-        or a timeout's move for the seat got there first) it is refused, so exactly one of them applies."""
+        """The person's move.  ``seq``: the state it was chosen on; when the seat itself has moved since (the
+        bot's or a timeout's move for it got there first) it is refused, so exactly one of the two applies.
+        Other seats' moves since (another claimer passing) do not make it stale."""
         async with self.lock:
             if self.status == "waiting":
                 raise RoomError(ErrorCode.NOT_STARTED, "the game has not started", zh="还没开局")
@@ -320,9 +321,9 @@ class CardTable:
             if self.seats.is_bot(seat):
                 raise RoomError(ErrorCode.NOT_SEATED, "a bot plays your seat now", zh="现在由机器人替你打")
             self.timeouts.pop(seat, None)
-            if seq is not None and seq != self.seq:
-                raise RoomError(ErrorCode.STALE, f"the table has moved on since state {seq} (now {self.seq})",
-                                zh=f"牌局已经走过第 {seq} 步（现在是第 {self.seq} 步）")
+            if seq is not None and (seq > self.seq or any(s == seat for s, _a in self.game.history[max(0, seq):])):
+                raise RoomError(ErrorCode.STALE, f"your seat has moved since state {seq} (now {self.seq})",
+                                zh=f"第 {seq} 步之后你的座位已经出过牌（现在是第 {self.seq} 步）")
             await self._apply(seat, action)
 
     async def set_autoplay(self, conn: Conn, on: bool) -> None:

@@ -30,12 +30,15 @@ export function positions(n, anchor) {
   };
 }
 
-/** The labels beside a seat's name: you, its role, AI, and 离开 (left on purpose) or 掉线 (connection lost). */
+/** The labels beside a seat's name: you, its role, AI or 托管 (autoplay: the bot plays for the person, who can
+ * take the seat back at any moment), and 离开 (left on purpose) or 掉线 (connection lost). */
 export function seatBadges(info, { role = null, isMe = false } = {}) {
+  const autoplay = info?.player && info.replaced === "autoplay";
   return [
     isMe ? h("span", { class: "you-badge" }, t("you")) : null,
     role ? h("span", { class: "role" }, say(role)) : null,
-    info?.bot ? h("span", { class: "bot-badge", title: t("bot") }, "AI") : null,
+    autoplay ? h("span", { class: "autoplay-badge", title: t("autoplay_hint") }, t("autoplay"))
+      : info?.bot ? h("span", { class: "bot-badge", title: t("bot") }, "AI") : null,
     info?.player && info.replaced === "left"
       ? h("span", { class: "left-badge", title: t("left_hint") }, t("left"))
       : info?.player && (info.replaced === "disconnected" || (!info.bot && info.connected === false))
@@ -109,12 +112,19 @@ function drawSeat(view, seat, i, style, where, opts) {
   const deadline = opts.deadlines?.[String(i)];
   return h("section", {
     class: ["seat", `pos-${where}`, isMe ? "me" : null, isDeciding ? "deciding" : null,
-      info && info.player && (info.replaced || info.connected === false) ? "offline" : null],
+      info && info.player && ((info.replaced && info.replaced !== "autoplay") || info.connected === false) ? "offline" : null,
+      info && info.player && info.replaced === "autoplay" ? "autoplay" : null],
     dataset: { seat: i }, "aria-label": seatLabel(opts.seats, i),
   },
   h("div", { class: "seat-head" },
     h("span", { class: "seat-name" }, seatLabel(opts.seats, i)),
     seatBadges(info, { role: seat.role && say(seat.role) ? seat.role : null, isMe }),
+    isMe && opts.onAutoplay && info?.player && (!info.replaced || info.replaced === "autoplay")
+      ? h("button", { class: ["small", "autoplay-toggle", info.replaced === "autoplay" ? "on" : null], id: "autoplay",
+        "aria-pressed": info.replaced === "autoplay" ? "true" : "false",
+        title: t(info.replaced === "autoplay" ? "autoplay_off_hint" : "autoplay_on_hint"),
+        onclick: () => opts.onAutoplay(info.replaced !== "autoplay") },
+      t(info.replaced === "autoplay" ? "autoplay_off" : "autoplay_on")) : null,
     leads ? h("span", { class: "lead-badge" }, t(trick.plays.length ? "lead_badge" : "to_lead")) : null,
     isDeciding ? h("span", { class: "deciding-dot" }) : null,
     deadline ? h("span", { class: "seat-clock", dataset: { deadline: String(deadline) } }) : null,

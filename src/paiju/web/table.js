@@ -276,7 +276,8 @@ export function showTable(ctx, tableId, invite) {
       return;
     }
     s.confirming = null;
-    if (send({ type: "act", action })) {
+    // `seq`: the state this was chosen on; if the bot (autoplay) or the clock moved first, the room refuses it
+    if (send({ type: "act", action, seq: s.seq })) {
       // Until the server answers, keep the same choice from being sent twice.
       for (const b of ctx.main.querySelectorAll("#controls button, .seat.me .hand .card")) b.classList.add("pending");
     }
@@ -446,6 +447,7 @@ export function showTable(ctx, tableId, invite) {
       drawn: s.legal.length ? s.view.drawn : null,
       trick, previousTrick: tricks.previous(),
       onLastTrick: () => { tricks.showLast = trick?.kind !== "last"; render(); },
+      onAutoplay: s.info?.status === "playing" ? (on) => send({ type: "autoplay", on }) : null,
     });
     return [
       board,
