@@ -147,6 +147,9 @@ class Room:
     def enter(self, nickname: str, **context_args: Any) -> Any:
         page = self.new_context(**context_args).new_page()
         page.on("pageerror", lambda e: self.script_errors.append(f"{nickname}: {e}"))
+        # the room's Content-Security-Policy allows no inline script or style: a page that breaks it fails
+        page.on("console", lambda m: self.script_errors.append(f"{nickname}: {m.text}")
+                if "Content Security Policy" in m.text else None)
         page.goto(self.base + "/")
         page.fill("#nickname", nickname)
         page.click(".nickname-form button[type=submit]")

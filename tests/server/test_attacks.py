@@ -209,9 +209,9 @@ def test_the_lobby_is_paged_with_a_cursor(tmp_path: Path, toy_game: type[ToyGame
                 break
         assert [len(p) for p in pages] == [50, 50, 10]
         assert [t for p in pages for t in p] == made  # oldest first, each once, no private table
-        assert me.http.get("/api/tables", params={"limit": 51}).status_code == 400
+        assert me.http.get("/api/tables", params={"limit": 51}).status_code == 422
         r = me.http.get("/api/tables", params={"cursor": "not a cursor!"})
-        assert r.status_code == 400 and code_of(r) == "bad_cursor"
+        assert r.status_code == 422 and code_of(r) == "bad_cursor"
 
 
 def test_waiting_tables_nobody_joins_expire_and_are_not_restored(tmp_path: Path,

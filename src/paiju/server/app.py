@@ -165,7 +165,7 @@ def _after(cursor: str | None) -> tuple[float, str] | None:
         at, _, tid = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode().partition("|")
         return float(at), tid
     except (ValueError, UnicodeDecodeError):
-        raise RoomError(ErrorCode.BAD_CURSOR, "cursor must be a lobby page's \"next\"", 400,
+        raise RoomError(ErrorCode.BAD_CURSOR, "cursor must be a lobby page's \"next\"", 422,
                         zh="cursor 应为上一页给出的 \"next\"") from None
 
 
@@ -178,7 +178,7 @@ async def list_tables(request: Request) -> Response:
     after = _after(q.get("cursor"))
     raw_limit = q.get("limit", str(LOBBY_PAGE))
     if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= LOBBY_PAGE:
-        raise RoomError(ErrorCode.BAD_CURSOR, f"limit must be 1 to {LOBBY_PAGE}", 400,
+        raise RoomError(ErrorCode.BAD_OPTION, f"limit must be 1 to {LOBBY_PAGE}", 422,
                         zh=f"limit 应为 1 到 {LOBBY_PAGE}")
     tables, last = room_of(request).lobby_page(after, int(raw_limit), q.get("game"))
     return JSONResponse({"tables": [t.info() for t in tables], "next": None if last is None else _cursor(last)})

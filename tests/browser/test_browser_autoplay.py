@@ -1,0 +1,83 @@
+"""Autoplay (托管) in the browser: the button on your own seat hands it to the bot and takes it back, every
+viewer's seat shows 托管, and the page keeps to the room's Content-Security-Policy (no inline script)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import _free_port
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A card room of its own whose bots think for a second, so the test sees a seat handed over before the
+    bot plays it out (the package's room has bots without delay)."""
+    uvicorn = pytest.importorskip("uvicorn")
+    from paiju.core import registry
+    from paiju.server import Settings, create_app
+
+    from . import demo_game
+
+    registry.GAMES.setdefault("demo", f"{demo_game.__name__}:DemoGame")
+    settings = Settings(data_dir=tmp_path_factory.mktemp("autoplay-room"), secret_key="browser-tests",
+                        turn_seconds=0.0, claim_seconds=0.0, bot_delay_seconds=1.0, grace_seconds=600.0)
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
+                                        lifespan="on", proxy_headers=False))
+    thread = threading.Thread(target=srv.run, name="autoplay-room", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the card room did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=15)
+
+
+def seq_of(page: Any) -> int:
+    return int(page.locator("#controls").get_attribute("data-seq") or 0)
+
+
+def test_autoplay_on_and_off_from_the_seat_shown_to_everyone(room: Any, server: str) -> None:
+    blocked: list[str] = []
+
+    def watch(page: Any) -> Any:
+        page.on("console", lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None)
+        return page
+
+    page = watch(room.enter("托管者"))
+    tid = room.create_table(page, "demo", {"style": "tile", "players": 2, "hands": 3})
+    room.sit(page, 0)
+    room.fill_bots_and_start(page)
+    watcher = watch(room.enter("旁观"))
+    watcher.goto(f"{server}/t/{tid}")
+    watcher.wait_for_selector(".board .seat")
+
+    page.wait_for_selector(".seat.me .hand .card.playable")  # my turn, and nobody plays it for me
+    button = page.locator(".seat.me #autoplay")
+    assert button.inner_text() == "托管" and button.get_attribute("aria-pressed") == "false"
+    before = seq_of(page)
+    button.click()
+    page.wait_for_selector(".seat.me .autoplay-badge")
+    assert page.locator(".seat.me .autoplay-badge").inner_text() == "托管"
+    assert page.locator(".seat.me #autoplay").inner_text() == "取消托管"
+    watcher.wait_for_selector('.seat[data-seat="0"] .autoplay-badge')  # everyone sees it
+    assert not page.locator(".seat.me.offline").count()  # handed over, not gone
+    page.wait_for_function("s => Number(document.getElementById('controls').dataset.seq) > s", arg=before)
+
+    page.locator(".seat.me #autoplay").click()  # take the seat back
+    page.wait_for_selector(".seat.me .autoplay-badge", state="detached")
+    watcher.wait_for_selector('.seat[data-seat="0"] .autoplay-badge', state="detached")
+    assert page.locator(".seat.me #autoplay").inner_text() == "托管"
+    assert not blocked, blocked
