@@ -250,6 +250,7 @@ async def test_every_public_coroutine_of_a_table_takes_the_lock_itself(room: Roo
         "resume": lambda: table.resume(watcher, 0),
         "act": lambda: table.act(watcher, "play 1"),
         "set_autoplay": lambda: table.set_autoplay(watcher, True),
+        "ready": lambda: table.ready(watcher),
         "detach": lambda: table.detach(watcher),
     }
     assert public_coroutines() == set(calls), "a new public coroutine: add it here"

@@ -95,6 +95,8 @@ class Game(ABC, Generic[C]):
     """Human names: {"zh": ..., "en": ...}."""
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
+    paced: ClassVar[bool] = False
+    """Some decisions are paced steps (``Window.PACE``): the card room offers a table the pace option."""
 
     display_code: ClassVar[GameView | None] = None
     """The game's display code (its ``view.py``): views, action labels, refusal reasons and event text come from
@@ -246,6 +248,11 @@ class Game(ABC, Generic[C]):
     def public_to_move(self) -> tuple[Seat, ...]:
         """Deciding seats everyone may know about.  Claim windows must not reveal who *could* claim."""
         return self.to_move()
+
+    def hands_finished(self) -> int:
+        """Hands of this match settled so far: the card room pauses between two hands (the result in view)
+        when this grows and the match goes on."""
+        return 0
 
     def watch_seat(self) -> int:
         """Where a person who only watches sits: ``SPECTATOR``, or a seat that plays no card but sees more

@@ -58,6 +58,7 @@ class ErrorCode(StrEnum):
     GAME_OVER = "game_over"
     NOT_STARTED = "not_started"
     STALE = "stale"
+    BETWEEN_HANDS = "between_hands"
     BAD_MESSAGE = "bad_message"
     UNKNOWN_TYPE = "unknown_type"
     SERVER_ERROR = "server_error"
@@ -109,6 +110,7 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.GAME_OVER: ("这局已经结束", "The game is over"),
     ErrorCode.NOT_STARTED: ("还没开局", "The game has not started"),
     ErrorCode.STALE: ("牌局已经往下走了", "The table has moved on"),
+    ErrorCode.BETWEEN_HANDS: ("下一局还没开始：请按“继续”", "The next hand has not started yet: press continue"),
     ErrorCode.BAD_MESSAGE: ("消息有误", "Bad message"),
     ErrorCode.UNKNOWN_TYPE: ("不认识的消息类型", "Unknown message type"),
     ErrorCode.SERVER_ERROR: ("服务器出错", "Server error"),

@@ -196,10 +196,14 @@ export function showTable(ctx, tableId, invite) {
         setView(msg, msg.events || [], false);
         render();
         break;
-      case "table":
+      case "table": {
+        const paused = !!s.info?.pause;
         s.info = msg.table;
+        // the pause between hands is over: the next hand's clock runs, so the result panel gives way
+        if (paused && !s.info.pause && s.resultOpen && !s.view?.finished) s.resultOpen = false;
         render();
         break;
+      }
       case "rematch": // who asked for the next match; once everyone has, it has started: go there
         s.rematch = msg;
         if (msg.next && msg.confirmed.includes(mySeat())) ctx.navigate(`/t/${encodeURIComponent(msg.next)}`);
@@ -237,8 +241,12 @@ export function showTable(ctx, tableId, invite) {
     s.deadlines = msg.deadlines || {};
     const before = JSON.stringify([s.legal, myHand()]);
     if ("view" in msg) s.view = msg.view;
-    s.legal = msg.legal || [];
-    s.deadline = msg.deadline ?? null;
+    // A paced step (升级's deal) goes on by itself: the room passes for you at its end, so only a bid is a
+    // choice, and the step's short clock is not yours to watch.
+    s.window = msg.window || null;
+    const legal = msg.legal || [];
+    s.legal = s.window === "pace" ? legal.filter((e) => e.action !== "pass") : legal;
+    s.deadline = s.window === "pace" ? null : msg.deadline ?? null;
     if (JSON.stringify([s.legal, myHand()]) !== before) { // a new decision or a changed hand: start afresh
       s.selection.clear();
       s.hintIndex = 0;
@@ -564,6 +572,9 @@ export function showTable(ctx, tableId, invite) {
 
     const parts = [];
     if (mineDecides) parts.push(claimPrompt(style));
+    if (mineDecides && s.window === "pace") {
+      parts.push(h("div", { class: "select-bar", id: "bid-hint" }, h("span", { class: "select-hint muted" }, t("bid_any_time"))));
+    }
     if (s.confirming) {
       parts.push(h("div", { class: "confirm-bar", id: "confirm-bar" },
         h("span", { class: "confirm-q" }, richText(t("confirm_q", { what: s.confirming.label }), style)),
@@ -709,12 +720,39 @@ export function showTable(ctx, tableId, invite) {
           last?.title ? h("span", { class: "result-title" }, say(last.title)) : null),
         h("div", { class: "result-scroll" }, reveal, table),
         final ? rematchBar() : null,
+        final ? null : pauseBar(),
         h("div", { class: "form-actions" },
           final ? h("button", { onclick: () => ctx.navigate("/") }, t("back_to_lobby")) : null,
           final ? h("button", { id: "open-replay", onclick: () => ctx.navigate(replayPath()) }, t("replay")) : null,
-          h("button", { class: "primary", id: "result-close", onclick: close }, final ? t("close") : t("continue")))));
+          pauseButton(close) || h("button", { class: "primary", id: "result-close", onclick: close },
+            final ? t("close") : t("continue")))));
     document.body.appendChild(panel);
-    panel.querySelector("#result-close").focus({ preventScroll: true });
+    panel.querySelector("#result-close")?.focus({ preventScroll: true });
+    updateCountdown();
+  }
+
+  // Between two hands the room holds the table (docs/protocol.md, "Between hands"): the next hand starts when
+  // every person has pressed continue, or when the pause runs out; both are in view on the result panel.
+  function pauseBar() {
+    const p = s.info?.pause;
+    if (!p) return null;
+    const waiting = (p.waiting || []).filter((x) => x !== mySeat());
+    return h("p", { class: "pause-bar", id: "pause-status", dataset: { until: String(p.until) } },
+      h("span", { class: "pause-clock", id: "pause-clock" }),
+      waiting.length ? h("span", { class: "muted" }, " · ", t("waiting_for", { names: waiting.map(seatName).join("、") })) : null);
+  }
+
+  function pauseButton(close) {
+    const p = s.info?.pause;
+    const mine = mySeat();
+    if (!p || mine == null || s.view?.finished) return null;
+    const seat = s.info?.seats?.[mine];
+    if (!seat || seat.bot) return null;
+    const done = (p.ready || []).includes(mine);
+    return h("button", {
+      class: done ? null : "primary", id: "result-close", disabled: done,
+      onclick: () => { send({ type: "continue" }); if (done) close(); },
+    }, done ? t("ready_waiting") : t("continue"));
   }
 
   function replayPath() {
@@ -751,6 +789,8 @@ export function showTable(ctx, tableId, invite) {
   // ---- the countdown -----------------------------------------------------------------------------
   function updateCountdown() {
     const now0 = Date.now() / 1000 + s.clockOffset;
+    const pc = document.getElementById("pause-clock");
+    if (pc) pc.textContent = t("next_hand_in", { s: Math.max(0, Math.ceil(Number(pc.parentElement.dataset.until) - now0)) });
     for (const c of ctx.main.querySelectorAll(".seat-clock")) {
       c.textContent = `${Math.max(0, Math.ceil(Number(c.dataset.deadline) - now0))}″`;
     }
