@@ -1,6 +1,6 @@
 """The lobby's pages with many tables: ``GET /api/tables?cursor=…`` latency with ``--tables`` open tables.
 
-Starts the card room in this process (uvicorn in a thread, SQLite in a temporary directory), makes
+Starts the card room in a process of its own (SQLite in a temporary directory), makes
 ``--tables`` public waiting tables over HTTP, walks every page once to collect the cursors, then asks
 ``--reads`` pages at random cursors (and the first page, and one game's pages) one at a time, timing each
 request from send to the last byte.  The per-session and per-address limits are raised for the bench (one
@@ -13,28 +13,44 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
+import shutil
+import socket
 import statistics
+import subprocess
+import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 import httpx
-import uvicorn
 
+SERVER = """
+import sys, uvicorn
+from pathlib import Path
 from paiju.server import Settings, create_app
+settings = Settings(data_dir=Path(sys.argv[1]), secret_key="bench", bot_delay_seconds=0,
+                    tables_per_minute_per_session=10**9, lobby_reads_per_minute_per_session=10**9,
+                    address_limit_factor=10**6, gc_full_every_seconds=600.0)
+uvicorn.run(create_app(settings), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning", proxy_headers=False)
+"""
+"""The room in a process of its own (as ``paiju serve`` runs it), with the bench's limits raised."""
 
 
-def serve(settings: Settings) -> tuple[uvicorn.Server, int]:
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=0, log_level="warning",
-                                           lifespan="on", proxy_headers=False))
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.05)
-    port: int = server.servers[0].sockets[0].getsockname()[1]
-    return server, port
+def serve(data: Path) -> tuple[subprocess.Popen[bytes], int]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-c", SERVER, str(data), str(port)])
+    for _ in range(600):
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
+                return proc, port
+        time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the card room did not start")
 
 
 async def make_tables(base: str, n: int) -> str:
@@ -73,9 +89,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     data = Path(tempfile.mkdtemp(prefix="paiju-lobby-"))
-    settings = Settings(data_dir=data, secret_key="bench", bot_delay_seconds=0, tables_per_minute_per_session=10**9,
-                        lobby_reads_per_minute_per_session=10**9, address_limit_factor=10**6)
-    server, port = serve(settings)
+    server, port = serve(data)
     base = f"http://127.0.0.1:{port}"
     t0 = time.perf_counter()
     token = asyncio.run(make_tables(base, args.tables))
@@ -103,7 +117,9 @@ def main() -> None:
             r = http.get("/api/tables", params=params)
             times.append(time.perf_counter() - t)
             assert r.status_code == 200 and len(r.json()["tables"]) <= 50
-    server.should_exit = True
+    server.terminate()
+    server.wait(30)
+    shutil.rmtree(data, ignore_errors=True)
     ms = [x * 1000 for x in times]
     print(f"tables {args.tables} (made in {made:.1f} s), pages {len(cursors)}, reads {args.reads}")
     print(f"GET /api/tables: p50 {statistics.median(ms):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, "

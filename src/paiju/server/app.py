@@ -193,7 +193,8 @@ async def list_tables(request: Request) -> Response:
         raise RoomError(ErrorCode.BAD_OPTION, f"limit must be 1 to {LOBBY_PAGE}", 422,
                         zh=f"limit 应为 1 到 {LOBBY_PAGE}")
     tables, last = room_of(request).lobby_page(after, int(raw_limit), q.get("game"))
-    return JSONResponse({"tables": [t.info() for t in tables], "next": None if last is None else _cursor(last)})
+    body = dumps({"tables": [t.info() for t in tables], "next": None if last is None else _cursor(last)})
+    return Response(body, media_type="application/json")  # orjson: a page of 50 tables is ~40 KB
 
 
 @api
