@@ -214,9 +214,9 @@ def test_the_lobby_is_paged_with_a_cursor(tmp_path: Path, toy_game: type[ToyGame
         assert r.status_code == 422 and code_of(r) == "bad_cursor"
 
 
-def test_waiting_tables_nobody_joins_expire_and_are_not_restored(tmp_path: Path,
-                                                                  toy_game: type[ToyGame]) -> None:
-    settings = attack_settings(tmp_path, waiting_table_minutes=0.01)  # 0.6 s
+def test_waiting_tables_nobody_joins_expire_and_are_not_restored(settings: Settings) -> None:
+    """On SQLite, and on PostgreSQL when PAIJU_TEST_POSTGRES_URL is set (the conftest's ``settings``)."""
+    settings = settings.with_(**PEOPLE_SPEED, waiting_table_minutes=0.01)  # 0.6 s
     with LiveServer(settings) as s:
         me = s.client("me")
         idle = me.ok("/api/tables", {"game": "toy"})["id"]
