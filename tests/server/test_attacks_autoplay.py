@@ -164,3 +164,30 @@ def test_the_persons_move_and_the_bots_move_for_one_seat_race_and_exactly_one_ap
         assert moves_by(s, tid, 0) == 2 and s.room.tables[tid].seq == 4
         # the act still took the seat back: the person is here
         assert s.room.tables[tid].row.seats[0].replaced is None
+
+
+def test_the_persons_move_and_the_clocks_move_for_one_seat_race_and_exactly_one_applies(
+        tmp_path: Path, toy_game: type[ToyGame]) -> None:
+    """The window runs out on a compulsory move, so the room asks the seat's bot; the person's move lands while
+    it thinks.  Then the other way round: the clock's move first, the person's (chosen before it) refused."""
+    gate = Gate()
+    settings = fast_settings(tmp_path, turn_seconds=0.3, min_turn_seconds=0.05, autoplay_after_timeouts=0)
+    with LiveServer(settings, bot_factory=gate.factory) as s:
+        people = [s.client(n) for n in ("a", "b", "c")]
+        tid, socks = toy_table(s, people, deal=NO_CLAIMS, config={"hand_size": 5}, turn_seconds=0.3)
+        a = socks[0]
+        assert gate.asked.wait(5)  # seat 0's window ran out: its bot is choosing
+        a.send({"type": "act", "action": "play 1", "seq": 0})
+        assert a.until(lambda m: m["type"] == "update")["events"] == [{"type": "play", "seat": 0, "card": "1"}]
+        gate.open.set()
+        table = s.room.tables[tid]
+        wait_for(lambda: table.seq >= 3)
+        assert [seat for seat, _a in table.game.history[:3]] == [0, 1, 2]  # the bot's "play 2" was dropped
+        # the other way round: seats 1 and 2 let their windows run out too; then seat 0's does, and the clock's
+        # move (the bot's choice, at once now) comes before the person's, chosen on state 3
+        wait_for(lambda: moves_by(s, tid, 0) == 2, timeout=10)
+        assert table.game.history[3] == (0, "play 2")
+        a.send({"type": "act", "action": "play 1", "seq": 3})
+        refused = a.until(lambda m: m["type"] == "error")
+        assert refused["code"] == "stale"
+        assert [act for seat, act in table.game.history if seat == 0].count("play 1") == 1  # not applied
