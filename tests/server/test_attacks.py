@@ -208,7 +208,7 @@ def test_the_lobby_is_paged_with_a_cursor(tmp_path: Path, toy_game: type[ToyGame
             if cursor is None:
                 break
         assert [len(p) for p in pages] == [50, 50, 10]
-        assert [t for p in pages for t in p] == made  # oldest first, each once, no private table
+        assert [t for p in pages for t in p] == made[::-1]  # newest first, each once, no private table
         assert me.http.get("/api/tables", params={"limit": 51}).status_code == 422
         r = me.http.get("/api/tables", params={"cursor": "not a cursor!"})
         assert r.status_code == 422 and code_of(r) == "bad_cursor"

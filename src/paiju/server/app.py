@@ -183,7 +183,7 @@ def _after(cursor: str | None) -> tuple[float, str] | None:
 
 @api
 async def list_tables(request: Request) -> Response:
-    """A page of public waiting and playing tables, oldest first: ``{"tables": [...], "next": cursor|null}``."""
+    """A page of public waiting and playing tables, newest first: ``{"tables": [...], "next": cursor|null}``."""
     player = await current_player(request)
     limits_of(request).lobby_read(player.id if player else None, address_of(request))
     q = request.query_params

@@ -746,18 +746,18 @@ class Room:
 
     def lobby_page(self, after: tuple[float, str] | None, limit: int,
                    game: str | None = None) -> tuple[list[CardTable], tuple[float, str] | None]:
-        """Up to ``limit`` public waiting or playing tables after ``after``, oldest first, and the key to ask
-        the next page with (None: this was the last).  A bisection into the sorted index, so a page costs the
-        same with 10,000 tables as with ten."""
-        i = 0 if after is None else bisect.bisect_right(self._lobby, after)
-        out: list[CardTable] = []
+        """Up to ``limit`` public waiting or playing tables older than ``after``, newest first (the tables
+        people can still join come first), and the key to ask the next page with (None: this was the last).
+        A bisection into the sorted index, so a page costs the same with 10,000 tables as with ten."""
         lobby, tables = self._lobby, self.tables
-        while i < len(lobby) and len(out) < limit:
+        i = len(lobby) if after is None else bisect.bisect_left(lobby, after)
+        out: list[CardTable] = []
+        while i > 0 and len(out) < limit:
+            i -= 1
             t = tables.get(lobby[i][1])
-            i += 1
             if t is not None and t.row.status in ("waiting", "playing") and (game is None or t.row.game == game):
                 out.append(t)
-        full = len(out) == limit and i < len(lobby)
+        full = len(out) == limit and i > 0
         return out, ((out[-1].row.created_at, out[-1].id) if full else None)
 
     async def expire_waiting(self) -> int:
