@@ -153,7 +153,7 @@ class CardTable:
         msg: dict[str, Any] = {"type": kind, "seq": self.seq}
         if events is not None:
             msg["events"] = events
-        msg["view"] = g.view(viewer) if status != "waiting" else None
+        msg["view"] = g.view(viewer, copy=False) if status != "waiting" else None
         msg["legal"] = ([{"action": a, "zh": g.describe(a, "zh"), "en": g.describe(a, "en")}
                          for a in g.legal_actions(viewer)] if deciding else [])
         msg["deadline"] = deadlines.get(viewer) if deciding else None
@@ -506,7 +506,7 @@ class CardTable:
             bot = self.bots.bot(seat, self.seats[seat].bot or self.settings.bot_kind)
             legal = list(self.game.legal_actions(seat))
             # a private copy: the bot reads it on another thread while the game moves on
-            view = json.loads(dumps(self.game.view(seat))) if getattr(bot, "needs_view", True) else {}
+            view = json.loads(dumps(self.game.view(seat, copy=False))) if getattr(bot, "needs_view", True) else {}
         action = await self.bots.choose(bot, seat, view, legal)
         async with self.lock:
             if not self._can_decide(seat, seq, bot_only=bot_only):
