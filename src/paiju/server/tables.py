@@ -642,8 +642,8 @@ class Room:
             raise RoomError(ErrorCode.WINDOW_TOO_SHORT, f"option 'turn_seconds' must be 0 (untimed) or at least "
                             f"{least} seconds: people play at this table", 422,
                             zh=f"选项 'turn_seconds' 应为 0（不限时）或至少 {least} 秒：这张桌上有人在打")
-        rule_claim = cfg.to_dict().get("claim_seconds")  # a game whose rules name the claim window (滑水)
-        if claim_seconds is None and isinstance(rule_claim, int | float) and not isinstance(rule_claim, bool):
+        rule_claim = cfg.window_seconds(Window.CLAIM)  # a game whose rules time the claim window (滑水)
+        if claim_seconds is None and rule_claim is not None:
             claim_seconds = rule_claim
         claim = self.window_option("claim_seconds", claim_seconds, self.settings.claim_seconds)
         kept = {name: self.room_option(name, value) for name, value in (options or {}).items()}
