@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from .config import RulesConfig
-from .display import ActionItem, GameView
+from .display import ActionItem, GameView, fresh
 from .errors import GameOverError, IllegalActionError, NotYourTurnError
 from .state import Copy, State, hidden_part, put_back
 from .state import field as state_field
@@ -314,8 +314,12 @@ class Game(ABC, Generic[C]):
         self.history.append((seat, action))
         return events
 
-    def view(self, viewer: int) -> View:
-        """What ``viewer`` (a seat, SPECTATOR or OMNISCIENT) may see, as a JSON-able dict."""
+    def view(self, viewer: int, *, copy: bool = True) -> View:
+        """What ``viewer`` (a seat, SPECTATOR or OMNISCIENT) may see, as a JSON-able dict.
+
+        The view is the caller's own: games hand out the same unchanged parts (their rules, the last round, a
+        label) in many views, so it is copied before it leaves.  ``copy=False`` skips the copy for a caller
+        that only reads it at once and keeps nothing (the card room serialises it, an encoder reads it)."""
         deciding = self.to_move() if viewer == OMNISCIENT else self.public_to_move()
         base: View = {
             "game": self.name,
@@ -327,7 +331,7 @@ class Game(ABC, Generic[C]):
             "you_decide": viewer >= 0 and viewer in self.to_move(),
         }
         base.update(self._view(viewer))
-        return base
+        return fresh(base) if copy else base
 
     # ---- copies, from the declared state ------------------------------------------------------------
     def sees(self, field: str, viewer: int, seat: int = -1) -> bool:

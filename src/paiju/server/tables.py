@@ -164,7 +164,7 @@ class CardTable:
         msg: dict[str, Any] = {"type": kind, "seq": self.seq}
         if events is not None:
             msg["events"] = events
-        msg["view"] = g.view(viewer) if status != "waiting" else None
+        msg["view"] = g.view(viewer, copy=False) if status != "waiting" else None
         msg["legal"] = ([{"action": a, "zh": g.describe(a, "zh"), "en": g.describe(a, "en")}
                          for a in g.legal_actions(viewer)] if deciding else [])
         msg["deadline"] = deadlines.get(viewer) if deciding else None
@@ -572,7 +572,7 @@ class CardTable:
             bot = self.bots.bot(seat, self.seats[seat].bot or self.settings.bot_kind)
             legal = list(self.game.legal_actions(seat))
             # a private copy: the bot reads it on another thread while the game moves on
-            view = json.loads(dumps(self.game.view(seat))) if getattr(bot, "needs_view", True) else {}
+            view = json.loads(dumps(self.game.view(seat, copy=False))) if getattr(bot, "needs_view", True) else {}
         action = await self.bots.choose(bot, seat, view, legal)
         async with self.lock:
             if not self._can_decide(seat, seq, bot_only=bot_only):
@@ -711,8 +711,8 @@ class Room:
             raise RoomError(ErrorCode.WINDOW_TOO_SHORT, f"option 'turn_seconds' must be 0 (untimed) or at least "
                             f"{least} seconds: people play at this table", 422,
                             zh=f"选项 'turn_seconds' 应为 0（不限时）或至少 {least} 秒：这张桌上有人在打")
-        rule_claim = cfg.to_dict().get("claim_seconds")  # a game whose rules name the claim window (滑水)
-        if claim_seconds is None and isinstance(rule_claim, int | float) and not isinstance(rule_claim, bool):
+        rule_claim = cfg.window_seconds(Window.CLAIM)  # a game whose rules time the claim window (滑水)
+        if claim_seconds is None and rule_claim is not None:
             claim_seconds = rule_claim
         claim = self.window_option("claim_seconds", claim_seconds, self.settings.claim_seconds)
         kept = {name: self.room_option(name, value) for name, value in (options or {}).items()}

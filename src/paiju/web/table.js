@@ -269,6 +269,11 @@ export function showTable(ctx, tableId, invite) {
     if (!wasDeciding && s.legal.length && !s.resultOpen) cue(isClaim() ? "claim" : "turn");
   }
 
+  // Who decides, as the view says; nobody while the table waits between hands.
+  function deciding() {
+    return s.info?.pause ? [] : s.view?.deciding || [];
+  }
+
   // A decision that is not public (the others do not learn you may act) is a claim window.
   function isClaim() {
     const mine = mySeat();
@@ -450,7 +455,7 @@ export function showTable(ctx, tableId, invite) {
     const mine = mySeat();
     const controls = classify(table, mine);
     const board = drawBoard(s.view, {
-      seats: s.info?.seats, mine, deciding: new Set(s.view.deciding || []), deadlines: s.deadlines,
+      seats: s.info?.seats, mine, deciding: new Set(deciding()), deadlines: s.deadlines,
       decorate: (el, card, k) => decorateHandCard(el, card, k, controls),
       drawn: s.legal.length ? s.view.drawn : null,
       trick, previousTrick: tricks.previous(),
@@ -563,10 +568,11 @@ export function showTable(ctx, tableId, invite) {
 
   function renderControls(table, style, controls, mine) {
     const mineDecides = s.legal.length > 0;
-    const deciders = (s.view.deciding || []).filter((i) => i !== mine);
+    const deciders = deciding().filter((i) => i !== mine);
     let status;
     if (mineDecides) status = h("span", { class: "turn-now" }, t("your_turn"));
     else if (s.view.finished) status = h("span", {}, t("match_over"));
+    else if (s.info?.pause) status = h("span", { class: "muted" }, t("between_hands"));
     else if (deciders.length) status = h("span", { class: "muted" }, t("waiting_for", { names: deciders.map(seatName).join("、") }));
     else status = h("span", { class: "muted" }, mine == null ? t("spectating") : t("waiting_others"));
 
