@@ -335,7 +335,8 @@ def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
                     argon2_time_cost=1, argon2_memory_kib=1024,
                     # the test clients answer at machine speed (a 升级 deal is 51 answers in a blink): the message
                     # limit is for people; test_attacks*.py check it at its defaults
-                    ws_messages_per_second=10_000.0, ws_message_burst=20_000)
+                    ws_messages_per_second=10_000.0, ws_message_burst=20_000,
+                    ws_messages_per_second_per_address=100_000.0)
     return base.with_(**changes)
 
 

@@ -21,7 +21,7 @@ from paiju.server import Settings
 from .attack_kit import Browser, chunks, drain, errors_in, nested, wait_for
 from .conftest import LiveServer, ToyGame, fast_settings, first_bot, toy_table
 
-PEOPLE_SPEED = {"ws_messages_per_second": 20.0, "ws_message_burst": 40}
+PEOPLE_SPEED = {"ws_messages_per_second": 20.0, "ws_message_burst": 40, "ws_messages_per_second_per_address": 200.0}
 """The websocket limit at its defaults (the shared test settings raise it for machine-speed clients)."""
 
 
@@ -178,6 +178,21 @@ def test_a_websocket_flood_is_answered_with_errors_then_closed(room: LiveServer)
             sock.send({"type": "ping"})
             sock.ws.recv(timeout=1)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+
+
+def test_many_sockets_of_one_address_share_its_message_limit(tmp_path: Path, toy_game: type[ToyGame]) -> None:
+    with LiveServer(attack_settings(tmp_path, ws_messages_per_second_per_address=10.0)) as s:  # 20 per 2 s
+        me = s.client("me")
+        tid = me.ok("/api/tables", {"game": "toy"})["id"]
+        socks = [me.socket(tid) for _ in range(3)]
+        for sock in socks:
+            sock.recv()
+        for sock in socks:  # 15 each: within each socket's own burst of 40, not within the address's 20
+            for _ in range(15):
+                sock.send({"type": "ping"})
+        got = [m for sock in socks for m in drain(sock, 0.5)]
+        assert len([m for m in got if m["type"] == "pong"]) == 20
+        assert len(errors_in(got, "rate_limited")) == 25
 
 
 def test_a_person_playing_fast_never_meets_the_websocket_limit(room: LiveServer) -> None:

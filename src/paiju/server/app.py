@@ -337,7 +337,7 @@ async def table_socket(ws: WebSocket) -> None:
         return
     open_sockets[address] = open_sockets.get(address, 0) + 1
     try:
-        await _serve_socket(ws, table, player, settings)
+        await _serve_socket(ws, table, player, settings, address)
     finally:
         left = open_sockets.get(address, 1) - 1
         if left > 0:
@@ -346,7 +346,8 @@ async def table_socket(ws: WebSocket) -> None:
             open_sockets.pop(address, None)
 
 
-async def _serve_socket(ws: WebSocket, table: CardTable, player: Player | None, settings: Settings) -> None:
+async def _serve_socket(ws: WebSocket, table: CardTable, player: Player | None, settings: Settings,
+                        address: str) -> None:
     await ws.accept()
     conn = Conn(ws, player, settings.send_queue_limit)
     pump = asyncio.get_running_loop().create_task(conn.pump())
@@ -354,6 +355,7 @@ async def _serve_socket(ws: WebSocket, table: CardTable, player: Player | None, 
     # "ws_messages_per_second with bursts of ws_message_burst": a sliding window of burst / rate seconds
     budget = Throttle(settings.ws_message_burst, settings.ws_message_burst / settings.ws_messages_per_second,
                       settings.clock)
+    by_address: Throttle = ws.app.state.ws_by_address
     strikes = 0
     try:
         while not conn.closed:
@@ -361,6 +363,8 @@ async def _serve_socket(ws: WebSocket, table: CardTable, player: Player | None, 
             if message["type"] == "websocket.disconnect":
                 break
             wait = budget.take("")
+            if wait is None:
+                wait = by_address.take(address)
             if wait is not None:
                 strikes += 1
                 if strikes >= settings.ws_strikes:  # it keeps on: let it go
@@ -497,6 +501,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
             reads_per_session=settings.lobby_reads_per_minute_per_session,
             reads_per_address=settings.per_address(settings.lobby_reads_per_minute_per_address))
         app.state.sockets_per_address = {}
+        app.state.ws_by_address = Throttle(
+            settings.per_address(settings.ws_messages_per_second_per_address * 2.0), 2.0, settings.clock)
         app.state.sessions = store = SessionStore(db, settings)
         app.state.accounts = accounts = Accounts(db, settings, store, routes_players.forgetter(room))
         await accounts.warm_up()

@@ -87,6 +87,9 @@ class Settings:
     """A connection may send ``ws_message_burst`` messages at once and ``ws_messages_per_second`` on
     average; past that each message gets a ``rate_limited`` error, and ``ws_strikes`` of those close it."""
     ws_strikes: int = 40
+    ws_messages_per_second_per_address: float = 200.0
+    """All websockets of one client address together (a window of 2 s; raised by ``address_limit_factor``):
+    256 sockets at 20 a second each would be 5,000 messages a second from one address."""
     connections_per_address: int = 256
     """Open websockets per client address (all tables together)."""
     watchers_per_table: int = 200
