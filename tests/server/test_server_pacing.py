@@ -242,3 +242,87 @@ def test_a_table_of_bots_does_not_pause(tmp_path: Path) -> None:
             assert time.monotonic() < end, "bots alone waited between hands"
             assert s.room.tables[tid].pause is None
             time.sleep(0.02)
+
+
+# ---- the claim pause -------------------------------------------------------------------------------------
+
+def huashui_table(server: LiveServer, people: list[Player], **options: Any) -> tuple[str, list[Socket]]:
+    owner = people[0]
+    tid = owner.ok("/api/tables", {"game": "huashui", "seed": 4, "config": {"hands": 1}, **options})["id"]
+    for i, p in enumerate(people):
+        p.ok(f"/api/tables/{tid}/sit", {"seat": i})
+    owner.ok(f"/api/tables/{tid}/bots")
+    socks = [p.socket(tid) for p in people]
+    for sk in socks:
+        sk.recv()
+    owner.ok(f"/api/tables/{tid}/start")
+    return tid, socks
+
+
+def test_every_discard_waits_the_claim_pause_and_ends_with_one_update(tmp_path: Path) -> None:
+    """After every discard the table waits the same pause whether or not anyone could claim, and the window
+    ends with one update for all: a watcher sees the discard, nothing for the pause, then what followed."""
+    pause = 0.4
+    with LiveServer(fast_settings(tmp_path), bot_factory=first_bot) as s:
+        people = [s.client("a"), s.client("b")]
+        tid, socks = huashui_table(s, people, claim_pause=pause)
+        assert s.room.tables[tid].game.config.ask_everyone  # the rules ask all three after a discard
+        watcher = s.client().socket(tid)
+        watcher.recv()
+        gaps: list[float] = []
+        seen_at: float | None = None
+        end = time.monotonic() + 60
+        while len(gaps) < 8 and s.room.tables[tid].status == "playing":
+            assert time.monotonic() < end
+            for sk in socks:  # the people play their first legal action at once, claims included
+                with contextlib.suppress(TimeoutError):
+                    sk.recv(0.01)
+                if sk.legal:
+                    sk.act(sk.legal[0])
+                    sk.last_state = None
+            with contextlib.suppress(TimeoutError):
+                msg = watcher.recv(0.01)
+                if msg["type"] == "update":
+                    now = time.monotonic()
+                    if seen_at is not None:
+                        gaps.append(now - seen_at)
+                        seen_at = None
+                    if any(e.get("type") == "discard" for e in msg["events"]):
+                        assert msg["deadlines"] == {}, "a claim window named who may claim"
+                        seen_at = now
+        assert len(gaps) >= 4, gaps
+        assert min(gaps) >= pause * 0.9, f"a discard's window ended before the pause: {min(gaps):.3f} s"
+
+
+def test_a_seat_that_cannot_claim_is_not_asked_to_press_anything(tmp_path: Path) -> None:
+    with LiveServer(fast_settings(tmp_path), bot_factory=first_bot) as s:
+        people = [s.client("a"), s.client("b")]
+        tid, socks = huashui_table(s, people, claim_pause=0.3)
+        table = s.room.tables[tid]
+        end = time.monotonic() + 30
+        checked = 0
+        while checked < 5 and time.monotonic() < end and table.status == "playing":
+            for seat, sk in enumerate(socks):
+                with contextlib.suppress(TimeoutError):
+                    sk.recv(0.02)
+                g = table.game
+                if g.phase == "claim" and seat in g.to_move() and g.legal_actions(seat) == ["pass"]:
+                    state = sk.last_state or {}
+                    if state.get("seq") == table.seq:
+                        assert state["legal"] == [], "a seat with nothing but pass was asked to press it"
+                        checked += 1
+                if sk.legal:
+                    sk.act(sk.legal[0])
+                    sk.last_state = None
+        assert checked, "no claim window with a pass-only person came up"
+
+
+def test_the_claim_pause_is_offered_where_the_rules_can_ask_everyone(tmp_path: Path) -> None:
+    with LiveServer(fast_settings(tmp_path), bot_factory=first_bot) as s:
+        games = {g["name"]: [o["name"] for o in g["table_options"]] for g in s.client().http.get("/api/games").json()}
+        assert "claim_pause" in games["huashui"] and "claim_pause" not in games["shengji"]
+        me = s.client("me")
+        off = me.ok("/api/tables", {"game": "huashui", "claim_pause": 0})
+        assert off["config"]["ask_everyone"] is False
+        on = me.ok("/api/tables", {"game": "huashui", "claim_pause": 1})
+        assert on["config"]["ask_everyone"] is True

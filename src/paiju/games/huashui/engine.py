@@ -304,7 +304,10 @@ class HuashuiGame(HuashuiState):
             self._next_turn((seat + 1) % 4, events)
 
     def _open_window(self, phase: Phase, seat: Seat, tile: Tile, opts: dict[Seat, list[Action]]) -> bool:
-        """Open a claim window on ``seat``'s ``tile`` if anyone may claim it; say whether one opened."""
+        """Open a claim window on ``seat``'s ``tile`` if anyone may claim it, or always with ``ask_everyone``
+        (then a seat that cannot claim may only pass); say whether one opened."""
+        if self.config.ask_everyone:
+            opts = {s: opts.get(s, [PASS]) for s in ((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4)}
         if not opts:
             return False
         self.phase = phase
