@@ -320,7 +320,8 @@ def test_a_seat_that_cannot_claim_is_not_asked_to_press_anything(tmp_path: Path)
 def test_the_claim_pause_is_offered_where_the_rules_can_ask_everyone(tmp_path: Path) -> None:
     with LiveServer(fast_settings(tmp_path), bot_factory=first_bot) as s:
         games = {g["name"]: [o["name"] for o in g["table_options"]] for g in s.client().http.get("/api/games").json()}
-        assert "claim_pause" in games["huashui"] and "claim_pause" not in games["shengji"]
+        assert "claim_pause" in games["huashui"] and "claim_pause" in games["weimaque"]
+        assert "claim_pause" not in games["shengji"] and "claim_pause" not in games["shuiyu"]
         me = s.client("me")
         off = me.ok("/api/tables", {"game": "huashui", "claim_pause": 0})
         assert off["config"]["ask_everyone"] is False
