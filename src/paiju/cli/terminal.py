@@ -1,4 +1,9 @@
-"""Playing a game in the terminal: the generic loop, drawing every table with the shared renderer."""
+"""Playing a game in the terminal: the generic loop, drawing every table with the shared renderer.
+
+What a person may type is what the screen shows: an option's number, its words (``打 二万``, ``杀 闲家1``),
+the cards or tiles in any notation the core reads (``二万``, ``红桃A``, ``AH``, ``5m``), or the action code
+itself.  A readable move the rules refuse gets the rule's reason in the chosen language (``Game.explain``).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.prompt import Prompt
 
@@ -15,7 +21,13 @@ from paiju.core import SPECTATOR, ActionError, Event, Game, Terminal, View
 from paiju.core.registry import entry
 from paiju.core.terms import text as label
 
-from .render import render_table
+from .render import render_table, say
+
+SHOWN_OPTIONS = 40
+"""At most this many options are listed at once (``?`` lists them all)."""
+SELECT_SHOWN = 0
+"""Options listed when the seat picks cards from its hand (升级): none, so the hand stays on an 80×24 screen;
+the hint says how to type the cards and ``?`` lists them."""
 
 
 def game_cli(game: Game[Any]) -> Terminal:
@@ -37,33 +49,101 @@ def format_event(game: Game[Any], event: Event, lang: str) -> str:
     return game.event_text(event)["zh" if lang == "zh" else "en"]
 
 
+class Numbers:
+    """Option numbers that stay put while a seat answers several decisions in a row from one list (the 水鱼
+    banker answering each player in turn): a new list made only of options already numbered keeps their
+    numbers; any other list is numbered afresh from 1."""
+
+    def __init__(self) -> None:
+        self.of: dict[str, int] = {}
+
+    def number(self, legal: Sequence[str]) -> list[tuple[int, str]]:
+        if not legal or any(a not in self.of for a in legal):
+            self.of = {a: i + 1 for i, a in enumerate(legal)}
+        return sorted((self.of[a], a) for a in legal)
+
+
+def list_options(game: Game[Any], numbered: Sequence[tuple[int, str]], console: Console, lang: str,
+                 limit: int) -> None:
+    """The options as ``n label`` cells, as many to a line as the screen's width holds, ``limit`` at most."""
+    cells = [(f"{n:>2}", game.describe(a, lang)) for n, a in numbered[:limit]]
+    if cells:
+        width = max(len(n) + 1 + console.measure(escape(t)).maximum for n, t in cells) + 3
+        per_line = max(1, (console.width - 2) // width)
+        for start in range(0, len(cells), per_line):
+            row = cells[start:start + per_line]
+            console.print("  " + "".join(
+                f"[bold cyan]{n}[/] {escape(t)}" + " " * (width - len(n) - 1 - console.measure(escape(t)).maximum)
+                for n, t in row).rstrip(), highlight=False)
+    if limit and len(numbered) > limit:
+        console.print(f"  [dim]{say('more', lang, n=len(numbered) - limit)}[/]")
+
+
+def _by_label(game: Game[Any], typed: str, legal: Sequence[str]) -> str | None:
+    """The legal action whose words on the list (either language) are what was typed, spaces and case aside."""
+    want = "".join(typed.split()).casefold()
+    for a in legal:
+        for lang in ("zh", "en"):
+            if "".join(game.describe(a, lang).split()).casefold() == want:
+                return a
+    return None
+
+
+def read_action(game: Game[Any], seat: int, typed: str, legal: Sequence[str]) -> str | None:
+    """What ``typed`` means as an action, legal or not (None: not readable as a move of this game)."""
+    if typed in legal or game.is_legal(seat, typed):
+        return typed
+    found = _by_label(game, typed, legal)
+    if found is not None:
+        return found
+    hooks = game_cli(game)
+    if hooks.parse_input is not None:
+        parsed = hooks.parse_input(typed, legal)
+        if parsed is not None:
+            return str(parsed)
+    verbs = {a.partition(" ")[0] for a in legal}
+    return typed if typed.partition(" ")[0] in verbs else None
+
+
 def choose_action(
     game: Game[Any], seat: int, legal: Sequence[str], console: Console, lang: str,
-    ask: Callable[[str], str],
+    ask: Callable[[str], str], numbers: Numbers | None = None,
 ) -> str:
-    """Offer the legal actions numbered; accept a number or the action's text.  Bad input gets a hint."""
-    hooks = game_cli(game)
-    for i, a in enumerate(legal[:40]):
-        console.print(f"  [bold cyan]{i + 1:>2}[/] {game.describe(a, lang)}  [dim]{a}[/]")
-    if len(legal) > 40:
-        console.print(f"  … {len(legal) - 40} more; type the action itself")
+    """Offer the legal actions numbered and read the choice; anything unreadable gets a hint, a readable move
+    the rules refuse gets the rule's reason, ``q`` asks before leaving."""
+    numbered = (numbers or Numbers()).number(legal)
+    by_number = dict(numbered)
+    select = game.view(seat)["table"].get("select")
+    if select:
+        verb, _, shown = game.describe(legal[0], lang).partition(" ") if legal else (select["verb"], "", "")
+        example = " ".join(shown.split()[:2])
+        console.print(f"  [dim]{escape(say('pick_hint', lang, verb=verb, example=example, count=len(legal)))}[/]",
+                      highlight=False)
+        list_options(game, numbered, console, lang, SELECT_SHOWN)
+    else:
+        list_options(game, numbered, console, lang, SHOWN_OPTIONS)
     while True:
-        text = ask("你的选择 / your choice").strip()
-        if text in ("?", "h", "help"):
-            console.print("[dim]输入编号或动作文字 · type a number or the action text; q quits[/]")
+        typed = ask(say("choice", lang)).strip()
+        if typed in ("?", "h", "help", "？"):
+            console.print(f"[dim]{escape(say('help', lang))}[/]", highlight=False)
+            list_options(game, numbered, console, lang, len(numbered))
             continue
-        if text in ("q", "quit"):
-            raise KeyboardInterrupt
-        if text.isdigit() and 1 <= int(text) <= min(len(legal), 40):
-            return legal[int(text) - 1]
-        if hooks.parse_input is not None:
-            parsed = hooks.parse_input(text, legal)
-            if parsed is not None:
-                return str(parsed)
-        if game.is_legal(seat, text):
-            return text
-        console.print(f"[red]无效输入 invalid:[/] {text!r} — 输入 1–{min(len(legal), 40)} 或动作文字 "
-                      "(type a number or an action shown above; ? for help)")
+        if typed in ("q", "quit", "退出"):
+            if ask(say("leave", lang)).strip().lower() in ("y", "yes", "是", "确定", "q"):
+                raise KeyboardInterrupt
+            console.print(f"[dim]{say('stay', lang)}[/]")
+            continue
+        if typed.isdigit() and int(typed) in by_number:
+            return by_number[int(typed)]
+        action = read_action(game, seat, typed, legal)
+        if action is not None and (action in legal or game.is_legal(seat, action)):
+            return action
+        if action is not None:
+            reason = game.explain(seat, action)["zh" if lang == "zh" else "en"]
+            console.print(f"[red]{escape(say('refused', lang, reason=reason))}[/]", highlight=False)
+            continue
+        console.print(f"[red]{escape(say('invalid', lang, typed=typed, n=max(by_number, default=0)))}[/]",
+                      highlight=False)
 
 
 def play_terminal(
@@ -81,6 +161,7 @@ def play_terminal(
     ``watch()`` sees it — asked afresh each time, since 偎麻雀's 守醒 moves with the dealer)."""
     console = console or Console()
     ask = ask or (lambda prompt: Prompt.ask(prompt, console=console))
+    numbers = Numbers()
 
     def viewer() -> int:
         if human is not None:
@@ -95,7 +176,7 @@ def play_terminal(
                 console.print(Panel(render_view(game, game.view(human), lang)))
                 shown_for = len(game.history)
             legal = game.legal_actions(human)
-            action = choose_action(game, human, legal, console, lang, ask)
+            action = choose_action(game, human, legal, console, lang, ask, numbers)
             seat = human
         else:
             seat = next(s for s in movers if s != human)
@@ -104,7 +185,7 @@ def play_terminal(
         try:
             events = game.apply(seat, action)
         except ActionError as e:  # a human's typed text that slipped past the checks
-            console.print(f"[red]{e}[/]")
+            console.print(f"[red]{escape(e.text['zh' if lang == 'zh' else 'en'])}[/]")
             continue
         for ev in events:
             console.print(f"[dim]·[/] {format_event(game, ev, lang)}")
@@ -112,8 +193,9 @@ def play_terminal(
             console.print(Panel(render_view(game, game.view(viewer()), lang)))
             if delay > 0:
                 time.sleep(delay)
-    console.print(Panel(render_view(game, game.view(viewer()), lang), title="终局 final"))
+    console.print(Panel(render_view(game, game.view(viewer()), lang), title=say("final", lang)))
     result = game.result()
     if result is not None:
-        console.print("总分 totals: " + "  ".join(f"{i}:{s:g}" for i, s in enumerate(result.scores)))
+        console.print(f"{say('totals', lang)}: " + "  ".join(
+            f"{say('seat', lang, n=i)} {s:+g}" for i, s in enumerate(result.scores)))
     return game

@@ -22,7 +22,7 @@ from .state import (
     TURN,
     HuashuiState,
 )
-from .tiles import TILE_TEXT, Tile, tile_zh
+from .tiles import TILE_TEXT, Tile, tile_en, tile_zh
 
 MELD_LABEL = {
     PUNG: text("碰", "pung"),
@@ -132,13 +132,13 @@ def build(g: HuashuiState, viewer: int) -> View:
 def label(g: HuashuiState, action: str) -> Text:
     verb, tile = ACTIONS.get(action, ("", -1))
     if verb == HU:
-        return text("胡 (win)", "win (hu)")
+        return text("胡", "win (hu)")
     if verb == PASS:
-        return text("过 (pass)", "pass")
+        return text("过", "pass")
     words = {"discard": ("打", "discard"), "pung": ("碰", "pung"), "kong": ("杠", "kong")}.get(verb)
     if words is None:
         return text(action, action)
-    return text(f"{words[0]} {tile_zh(tile)}", f"{words[1]} {TILE_TEXT[tile]}")
+    return text(f"{words[0]} {tile_zh(tile)}", f"{words[1]} {tile_en(tile)}")
 
 
 def explain(g: HuashuiState, seat: Seat, action: str) -> Text | None:
@@ -147,6 +147,9 @@ def explain(g: HuashuiState, seat: Seat, action: str) -> Text | None:
     if action.startswith("chi") or action.startswith("chow"):
         return text("滑水麻将只可碰，可杠，不可吃牌",
                     "no chow in 滑水麻将: 只可碰，可杠，不可吃牌 (pung and kong only)")
+    if action in ("pung", "kong"):
+        zh = "碰" if action == "pung" else "杠"
+        return text(f"{zh}：现在没有可{zh}的牌", f"{action}: there is no tile you can {action} now")
     if not verb:
         return text(f"{action!r} 不是动作：可用 'discard 5m'、'kong 5m'、'pung 5m'、'hu'、'pass'",
                     f"{action!r} is not an action: use 'discard 5m', 'kong 5m', 'pung 5m', 'hu' or 'pass'")
@@ -162,13 +165,13 @@ def explain(g: HuashuiState, seat: Seat, action: str) -> Text | None:
                 return text("杠：牌墙已空，没有补牌", "kong: the wall is empty, there is no replacement tile")
             if tile in g.held_fourth[seat] and g.counts[seat][tile]:
                 return text(f"杠 {tile_zh(tile)}：过路杠要碰牌后又自己摸到第四张；碰的时候已经在手里的这张不能补杠",
-                            f"kong {TILE_TEXT[tile]}: an added kong (过路杠) needs the fourth tile drawn after the "
+                            f"kong {tile_en(tile)}: an added kong (过路杠) needs the fourth tile drawn after the "
                             "pung (碰牌后又自己摸到一張); you already held this one when you punged")
             return text(f"杠 {tile_zh(tile)}：要手里有四张，或碰过再有第四张",
-                        f"kong {TILE_TEXT[tile]}: you need four in hand or a pung of it plus the fourth")
+                        f"kong {tile_en(tile)}: you need four in hand or a pung of it plus the fourth")
         if verb == "discard":
             return text(f"打 {tile_zh(tile)}：你手里没有这张",
-                        f"discard {TILE_TEXT[tile]}: that tile is not in your hand")
+                        f"discard {tile_en(tile)}: that tile is not in your hand")
         return text(f"{action}：现在是出牌，没有可碰杠胡的牌",
                     f"{action}: nothing to claim now, it is a turn (discard, kong or hu)")
     if verb == HU and (g.lock_all[seat] or g.claim_tile in g.locks[seat]):
@@ -187,13 +190,13 @@ def kong_line(kind: str, tile: Tile, amount: int, points: list[int]) -> dict[str
               "kong_exposed": ("放杠", "kong on a discard")}[kind]
     pays_zh, pays_en = (("放杠者付", "the discarder pays") if kind == "kong_exposed"
                         else ("每家付", "each other pays"))
-    return payment_line(f"{zh} {tile_zh(tile)}: {pays_zh} {amount}", f"{en} {TILE_TEXT[tile]}: {pays_en} {amount}",
+    return payment_line(f"{zh} {tile_zh(tile)}: {pays_zh} {amount}", f"{en} {tile_en(tile)}: {pays_en} {amount}",
                         points)
 
 
 def follow_line(tile: Tile, amount: int, points: list[int]) -> dict[str, Any]:
     return payment_line(f"跟庄 {tile_zh(tile)}: 庄家付每家 {amount}",
-                        f"follow the dealer ({TILE_TEXT[tile]}): dealer pays each {amount}", points)
+                        f"follow the dealer ({tile_en(tile)}): dealer pays each {amount}", points)
 
 
 MULTIPLIER_NAMES = {"rob": ("抢杠", "robbing the kong"), "dui_hu": ("对胡", "seven pairs"),
@@ -233,7 +236,8 @@ _KONG = {KONG_CONCEALED: ("暗杠", "concealed kong"), "kong_added": ("过路杠
 def _tile(t: Any) -> tuple[str, str]:
     if not isinstance(t, str) or t not in TILE_TEXT:
         return "", ""
-    return tile_zh(TILE_TEXT.index(t)), t
+    n = TILE_TEXT.index(t)
+    return tile_zh(n), tile_en(n)
 
 
 def event_text(event: Event) -> Text:
