@@ -28,6 +28,7 @@ TERMS: dict[str, tuple[str, str]] = {
     "total": ("合计", "total"),
     "totals": ("总分", "totals"),
     "final": ("终局", "final"),
+    "result": ("结算", "settlement"),
     "bye": ("再见", "bye"),
     "choice": ("你的选择", "your choice"),
     "more": ("还有 {n} 项：输入 ? 全部列出", "{n} more: type ? to list them all"),
@@ -83,9 +84,10 @@ def cards_markup(cards: Sequence[str], face: CardFace, lang: str) -> str:
     return " ".join(face(c, lang) for c in cards) if cards else "[dim]—[/]"
 
 
-def render_table(view: View, lang: str, hooks: Terminal, title: Text | None = None) -> str:
+def render_table(view: View, lang: str, hooks: Terminal, title: Text | None = None, *, result: bool = True) -> str:
     """The table for one viewer: phase and facts, each seat (role, cards or backs, groups, discards, note), the
-    middle of the table, the game's own lines, the viewer's own hand, what to pick, and the last settlement."""
+    middle of the table, the game's own lines, the last settlement (unless ``result`` is False: the terminal
+    shows it once, on its own), the viewer's own hand and what to pick."""
     table: dict[str, Any] = view["table"]
     face = hooks.card or french_card
     me = view.get("viewer", -1)
@@ -122,9 +124,9 @@ def render_table(view: View, lang: str, hooks: Terminal, title: Text | None = No
         out.append(f"[bold]{words(item['label'], lang)}[/]: {cards_markup(item['cards'], face, lang)}")
     if hooks.extra is not None:
         out += hooks.extra(view, lang)
-    result = table.get("last_result")
-    if result:
-        out += result_lines(result, lang)
+    settled = table.get("last_result")
+    if settled and result:
+        out += result_lines(settled, lang)
     out += own
     select = table.get("select")
     if select:
@@ -150,7 +152,8 @@ def result_lines(result: Mapping[str, Any], lang: str) -> list[str]:
     out = [f"[bold]{words(result['title'], lang)}[/]"]
     for line in result["lines"]:
         points = line.get("points", [])
-        shown = " ".join(f"{p:+g}" for p in points) if any(points) else ""
+        quiet = not any(points) and any(ch.isdigit() for ch in words(line, lang))  # the number is in the words
+        shown = "" if quiet else " ".join(f"{p:+g}" for p in points)
         out.append(f"   {words(line, lang)}  [dim]{shown}[/]" if shown else f"   {words(line, lang)}")
     out.append(f"   {say('total', lang)}: " + " ".join(f"{p:+g}" for p in result["scores"]))
     return out

@@ -21,7 +21,7 @@ from paiju.core import SPECTATOR, ActionError, Event, Game, Terminal, View
 from paiju.core.registry import entry
 from paiju.core.terms import text as label
 
-from .render import render_table, say
+from .render import render_table, result_lines, say
 
 SHOWN_OPTIONS = 40
 """At most this many options are listed at once (``?`` lists them all)."""
@@ -35,11 +35,22 @@ def game_cli(game: Game[Any]) -> Terminal:
     return entry(game.name).terminal_hooks()
 
 
-def render_view(game: Game[Any], view: View, lang: str) -> str:
+def render_view(game: Game[Any], view: View, lang: str, *, result: bool = True) -> str:
+    """The table as the game's hooks draw it; ``result=False`` leaves out the last hand's settlement."""
     hooks = game_cli(game)
     if hooks.render is not None:
         return hooks.render(view, lang)
-    return render_table(view, lang, hooks, label(game.display.get("zh", game.name), game.display.get("en", "")))
+    return render_table(view, lang, hooks, label(game.display.get("zh", game.name), game.display.get("en", "")),
+                        result=result)
+
+
+def show_result(view: View, lang: str, console: Console, shown: list[Any]) -> None:
+    """A hand's settlement on its own panel, once, when it is new (``shown`` holds the last one printed), so
+    the tables after it keep to one screen."""
+    settled = view.get("table", {}).get("last_result")
+    if settled and settled != (shown[0] if shown else None):
+        console.print(Panel("\n".join(result_lines(settled, lang)), title=say("result", lang)))
+        shown[:] = [settled]
 
 
 def format_event(game: Game[Any], event: Event, lang: str) -> str:
@@ -51,15 +62,19 @@ def format_event(game: Game[Any], event: Event, lang: str) -> str:
 
 class Numbers:
     """Option numbers that stay put while a seat answers several decisions in a row from one list (the 水鱼
-    banker answering each player in turn): a new list made only of options already numbered keeps their
-    numbers; any other list is numbered afresh from 1."""
+    banker answering each player in turn): when the seat's own last move is the only one since it was last
+    asked and the new list holds only options already numbered, they keep their numbers; any other list is
+    numbered afresh from 1."""
 
     def __init__(self) -> None:
         self.of: dict[str, int] = {}
+        self.asked_at = -2
 
-    def number(self, legal: Sequence[str]) -> list[tuple[int, str]]:
-        if not legal or any(a not in self.of for a in legal):
+    def number(self, legal: Sequence[str], moves: int = -1) -> list[tuple[int, str]]:
+        """``legal`` numbered; ``moves`` is how many moves the game has seen (its history's length)."""
+        if moves != self.asked_at + 1 or not legal or any(a not in self.of for a in legal):
             self.of = {a: i + 1 for i, a in enumerate(legal)}
+        self.asked_at = moves
         return sorted((self.of[a], a) for a in legal)
 
 
@@ -111,7 +126,7 @@ def choose_action(
 ) -> str:
     """Offer the legal actions numbered and read the choice; anything unreadable gets a hint, a readable move
     the rules refuse gets the rule's reason, ``q`` asks before leaving."""
-    numbered = (numbers or Numbers()).number(legal)
+    numbered = (numbers or Numbers()).number(legal, len(game.history))
     by_number = dict(numbered)
     select = game.view(seat)["table"].get("select")
     if select:
@@ -169,11 +184,14 @@ def play_terminal(
         return watch() if watch is not None else SPECTATOR
 
     shown_for = -1
+    settled: list[Any] = []
     while not game.finished:
         movers = game.to_move()
         if human is not None and human in movers:
             if shown_for != len(game.history):
-                console.print(Panel(render_view(game, game.view(human), lang)))
+                view = game.view(human)
+                show_result(view, lang, console, settled)
+                console.print(Panel(render_view(game, view, lang, result=False)))
                 shown_for = len(game.history)
             legal = game.legal_actions(human)
             action = choose_action(game, human, legal, console, lang, ask, numbers)
@@ -190,7 +208,9 @@ def play_terminal(
         for ev in events:
             console.print(f"[dim]·[/] {format_event(game, ev, lang)}")
         if human is None and not game.finished:
-            console.print(Panel(render_view(game, game.view(viewer()), lang)))
+            view = game.view(viewer())
+            show_result(view, lang, console, settled)
+            console.print(Panel(render_view(game, view, lang, result=False)))
             if delay > 0:
                 time.sleep(delay)
     console.print(Panel(render_view(game, game.view(viewer()), lang), title=say("final", lang)))
