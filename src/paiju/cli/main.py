@@ -164,6 +164,7 @@ def replay(
     lang: Annotated[Lang, typer.Option(help="language of the moves and the table", case_sensitive=False)] = Lang.zh,
 ) -> None:
     """Print a saved game record move by move."""
+    from paiju.cli.render import say
     from paiju.cli.terminal import format_event, render_view
 
     console = Console()
@@ -178,13 +179,13 @@ def replay(
     for n, (seat, action) in enumerate(rec.actions, 1):
         label = g.describe(action, lang_code)
         events = g.apply(seat, action)
-        console.print(f"{n:>4}. seat {seat}: {label}  [dim]{action}[/]")
+        console.print(f"{n:>4}. {say('seat', lang_code, n=seat)}: {label}  [dim]{action}[/]")
         for ev in events:
             console.print(f"      · {format_event(g, ev, lang_code)}")
     console.print(render_view(g, g.view(-2), lang_code))
     result = g.result()
     if result is not None:
-        console.print("totals: " + "  ".join(f"{i}:{s:g}" for i, s in enumerate(result.scores)))
+        console.print(f"{say('totals', lang_code)}: " + "  ".join(f"{i}:{s:g}" for i, s in enumerate(result.scores)))
 
 
 def _register_optional() -> None:

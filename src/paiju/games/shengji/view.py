@@ -206,7 +206,7 @@ def label(g: ShengjiState, action: str) -> Text:
         return text(action, action)
     if verb == "pass":
         return text(*words)
-    return text(f"{words[0]} {cards}", f"{words[1]} {cards}")
+    return text(f"{words[0]} {cards}", f"{words[1]} {_en(cards)}")
 
 
 def explain(g: ShengjiState, seat: int, action: str) -> Text | None:
@@ -292,6 +292,11 @@ def refusal_text(r: Refusal) -> Text:
 
 
 # ---- events ----------------------------------------------------------------------------------------
+def _en(shown: str) -> str:
+    """Cards as :func:`_pretty` shows them, with the jokers' English codes (as the English terminal shows them)."""
+    return shown.replace("大王", "BJ").replace("小王", "SJ")
+
+
 def _pretty(cards: list[str]) -> str:
     out = []
     for t in cards:
@@ -308,14 +313,14 @@ def event_text(event: Event) -> Text:
     s = event.get("seat")
     if kind == "bid":
         shown = _pretty(event["cards"])
-        return text(f"{s}号亮主 {shown}", f"seat {s} bids {shown}")
+        return text(f"{s}号亮主 {shown}", f"seat {s} bids {_en(shown)}")
     if kind == "trump":
         trump = event["trump"]
         name_zh = trump_label(SUITS.index(trump), "zh") if trump else "无主"
         name_en = SUIT_SYMBOLS[trump] if trump else "no-trump"
         if event["by"] is None:
             card = _pretty([event["kitty_card"]])
-            how = text(f"底牌第三张 {card}", f"third kitty card {card}")
+            how = text(f"底牌第三张 {card}", f"third kitty card {_en(card)}")
         else:
             how = text(f"{event['by']}号亮", f"seat {event['by']}'s bid")
         return text(f"主牌 {name_zh}（{how['zh']}），{event['dealer']}号坐庄",
@@ -326,11 +331,11 @@ def event_text(event: Event) -> Text:
         return text(f"{s}号扣底", f"seat {s} buries {KITTY} cards")
     if kind == "play":
         shown = _pretty(event["cards"])
-        return text(f"{s}号出 {shown}", f"seat {s} plays {shown}")
+        return text(f"{s}号出 {shown}", f"seat {s} plays {_en(shown)}")
     if kind == "throw_failed":
         tried, played = _pretty(event["tried"]), _pretty(event["played"])
         return text(f"{s}号甩牌 {tried} 失败（吃苍蝇 {event['penalty']} 分），改出 {played}",
-                    f"seat {s}'s throw {tried} fails (penalty {event['penalty']}); plays {played}")
+                    f"seat {s}'s throw {_en(tried)} fails (penalty {event['penalty']}); plays {_en(played)}")
     if kind == "trick":
         return text(f"{event['winner']}号赢这一轮，{event['points']}分；闲家共 {event['attacker_points']}",
                     f"seat {event['winner']} wins the trick, {event['points']} points; "

@@ -60,6 +60,14 @@ _HEAD = text("头", "head")
 _TAIL = text("尾", "tail")
 
 
+_NUMERALS = {ch: str(n) for n, ch in enumerate("一二三四五六七八九十", 1)}
+
+
+def _rule_en(line: str) -> str:
+    """A rule's number on the page in English digits: ``一.9`` → ``1.9``."""
+    return "".join(_NUMERALS.get(ch, ch) for ch in line)
+
+
 # ---- the view -----------------------------------------------------------------------------------
 def note(kind: str | None, steps: tuple[str | None, ...], deciding: bool) -> Text | None:
     """A seat's line on the table: its 水鱼/至尊, its call, the banker's answer, its response."""
@@ -234,7 +242,7 @@ def settlement_line(g: ShuiyuState, p: int, res: PlayerResult, row: list[float])
         "zh": f"闲家{p}：{'·'.join(steps_zh)}{'（' + res_zh + '）' if compared else ''} → {drinks_zh}"
               f"（规则{d.line}）",
         "en": f"seat {p}: {', '.join(steps_en)}{' (' + result + ')' if compared else ''} → {drinks_en}"
-              f" (rule {d.line})",
+              f" (rule {_rule_en(d.line)})",
         "points": row,
     }
     if resplit is not None:

@@ -206,13 +206,17 @@ def _line(zh: str, en: str, points: list[float] | tuple[float, ...] = NO_POINTS)
     return {"zh": zh, "en": en, "points": list(points)}
 
 
+_NOTE_EN = {"转弯": "a turn: the fourth copy in another group", "团圆": "reunion: all four copies"}
+"""Why a group earns more 息, in English (the groups name it in Chinese)."""
+
+
 def win_lines(win: Win, points: list[float]) -> list[dict[str, Any]]:
     """The win as the page counts it: each group's 硬息, the 硬息, each 名堂, the total (with the points)."""
     lines = []
     for x in win.lines:
         kind, cs = x.group
         note_zh = f" {x.note}" if x.note else ""
-        note_en = f" ({x.note})" if x.note else ""
+        note_en = f" ({_NOTE_EN.get(x.note, x.note)})" if x.note else ""
         lines.append(_line(f"{GROUP_ZH[kind]} {''.join(char(c) for c in cs)}{note_zh}: {x.xi} 息",
                            f"{GROUP_EN[kind]} {' '.join(alias(c) for c in cs)}{note_en}: {x.xi} xi"))
     lines.append(_line(f"硬息 {win.hard_xi}", f"hard xi {win.hard_xi}"))
