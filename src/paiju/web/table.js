@@ -12,6 +12,7 @@ import { errorText, t, verbLabel } from "./i18n.js";
 import { flyAway, flyIn, lift, reducedMotion } from "./motion.js";
 import { botName, say, seatName, useSeats } from "./names.js";
 import { onPrefChange, pref, setPref } from "./prefs.js";
+import { openHistoryPanel, ScoreHistory } from "./history.js";
 import { openRulesPanel } from "./rules.js";
 import { cue } from "./sound.js";
 import { TrickTable } from "./trick.js";
@@ -52,6 +53,7 @@ export function showTable(ctx, tableId, invite) {
   let pongTimer = null;
   let drawn = null; // what the last render put on the table, to animate what arrives
   const tricks = new TrickTable(() => render());
+  const scoreHistory = new ScoreHistory(tableId);
   const tick = setInterval(updateCountdown, 250);
   const pinger = setInterval(ping, PING_EVERY_MS);
   useSeats(() => s.info?.seats || null);
@@ -245,6 +247,7 @@ export function showTable(ctx, tableId, invite) {
     }
     if (s.confirming && !s.legal.some((e) => e.action === s.confirming.action)) s.confirming = null;
     tricks.update(s.view, events, fresh);
+    scoreHistory.note(s.view);
     const last = s.view?.table?.last_result;
     const key = last ? JSON.stringify(last) : null;
     if (key && key !== s.resultKey) {
@@ -376,6 +379,13 @@ export function showTable(ctx, tableId, invite) {
       h("span", { class: "spacer" }),
       h("span", { class: "conn", id: "conn", role: "status", "aria-live": "polite" }),
       game ? h("button", { class: "small", id: "rules-open", onclick: () => openRulesPanel(game, gameName()) }, t("rules")) : null,
+      s.view?.table ? h("button", {
+        class: "small", id: "history-open", title: t("history_hint"),
+        onclick: () => openHistoryPanel(scoreHistory.rows, {
+          n: s.view.table.seats?.length || s.view.totals?.length || 0, seats: s.info?.seats, mine: mySeat(),
+          totals: s.view.totals,
+        }),
+      }, t("score_history")) : null,
       s.info?.status === "finished"
         ? h("button", { class: "small", id: "top-replay", onclick: () => ctx.navigate(replayPath()) }, t("replay"))
         : null,
@@ -783,7 +793,7 @@ export function showTable(ctx, tableId, invite) {
       if (s.selection.size) { s.selection.clear(); render(); }
       return;
     }
-    if (document.getElementById("result-panel") || document.getElementById("rules-panel")) return;
+    if (["result-panel", "rules-panel", "history-panel"].some((id) => document.getElementById(id))) return;
     if (s.confirming && e.key === "Enter") {
       e.preventDefault();
       act(s.confirming.action);
@@ -816,6 +826,7 @@ export function showTable(ctx, tableId, invite) {
       document.removeEventListener("keydown", onKey);
       document.getElementById("result-panel")?.remove();
       document.getElementById("rules-panel")?.remove();
+      document.getElementById("history-panel")?.remove();
       document.title = t("app");
       if (ws) ws.close(1000);
     },
