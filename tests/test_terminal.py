@@ -15,7 +15,7 @@ import pytest
 from rich.console import Console
 
 from paiju.bots import get_bot
-from paiju.cli.terminal import play_terminal
+from paiju.cli.terminal import describe, play_terminal
 from paiju.core import Game, get_game, paper
 from paiju.core.cards import card_text
 from paiju.core.tiles import parse_tile
@@ -243,7 +243,7 @@ def test_shuiyu_option_numbers_stay_put_while_the_banker_answers_in_turn() -> No
             return "1"
         if not first_numbers:
             for a in legal:
-                label = game.describe(a, "zh")
+                label = describe(game, a, "zh")
                 cell = re.search(rf"(\d+) {re.escape(label)}(?:\s|$)", screen)
                 assert cell, (label, screen)
                 first_numbers[a] = cell.group(1)

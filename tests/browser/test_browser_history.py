@@ -42,10 +42,13 @@ def _close(page: Any) -> None:
     assert page.locator("#history-panel").count() == 0
 
 
-@pytest.mark.parametrize(("lang", "words"), [("zh", {"button": "比分记录", "hand": "局", "empty": "还没有打完的局",
-                                                      "title": "第 1 局", "totals": "累计"}),
-                                              ("en", {"button": "Scores", "hand": "Hand", "empty": "No hand has finished",
-                                                      "title": "Hand 1", "totals": "Totals"})])
+WORDS = {
+    "zh": {"button": "比分记录", "hand": "局", "empty": "还没有打完的局", "title": "第 1 局", "totals": "累计"},
+    "en": {"button": "Scores", "hand": "Hand", "empty": "No hand has finished", "title": "Hand 1", "totals": "Totals"},
+}
+
+
+@pytest.mark.parametrize(("lang", "words"), list(WORDS.items()))
 def test_score_history_is_one_click_away_during_the_match(lang: str, words: dict[str, str], room: Any,
                                                           artifacts: Path) -> None:
     page = room.enter("小红" if lang == "zh" else "Ann")

@@ -396,7 +396,7 @@ def test_deal_validation() -> None:
 def test_describe_labels() -> None:
     g = ShuiyuGame.new(ShuiyuConfig(), 1)
     assert g.describe("cover", "zh") == "盖牌"
-    assert g.describe("kill 2", "en") == "kill: seat 2"
+    assert g.describe("kill 2", "en") == "kill: {seat:2}", "a seat is named by each reader (docs/web.md)"
     assert g.describe("split AS 8H | KD 7C", "zh") == "头 AS 8H · 尾 KD 7C"
 
 

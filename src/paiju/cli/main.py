@@ -165,7 +165,7 @@ def replay(
 ) -> None:
     """Print a saved game record move by move."""
     from paiju.cli.render import say
-    from paiju.cli.terminal import format_event, render_view
+    from paiju.cli.terminal import describe, format_event, render_view
 
     console = Console()
     try:
@@ -177,7 +177,7 @@ def replay(
     console.print(f"[bold]{rec.game}[/] seed={rec.seed} config={json.dumps(rec.config, ensure_ascii=False)}")
     lang_code = lang.value
     for n, (seat, action) in enumerate(rec.actions, 1):
-        label = g.describe(action, lang_code)
+        label = describe(g, action, lang_code)
         events = g.apply(seat, action)
         console.print(f"{n:>4}. {say('seat', lang_code, n=seat)}: {label}  [dim]{action}[/]")
         for ev in events:

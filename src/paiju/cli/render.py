@@ -15,7 +15,7 @@ from rich.cells import cell_len
 
 from paiju.core import Terminal, Text, View
 from paiju.core.cards import BIG_JOKER, SMALL_JOKER, parse_card, pretty
-from paiju.core.display import FACE_DOWN
+from paiju.core.display import FACE_DOWN, name_seats
 from paiju.core.errors import NotationError
 
 CardFace = Callable[[str, str], str]
@@ -59,12 +59,17 @@ def say(key: str, lang: str, **fields: Any) -> str:
     return (zh if lang == "zh" else en).format(**fields)
 
 
+def seats_named(line: str, lang: str) -> str:
+    """A game text with its seats (``{seat:N}``) named as the terminal names them: 座位N / seat N."""
+    return name_seats(line, lambda n: say("seat", lang, n=n))
+
+
 def words(label: Text | Mapping[str, Any] | None, lang: str) -> str:
-    """A label in the chosen language (the other language only when this one is missing)."""
+    """A label in the chosen language (the other language only when this one is missing), seats named."""
     if not label:
         return ""
     zh, en = label.get("zh", ""), label.get("en", "")
-    return (zh or en) if lang == "zh" else (en or zh)
+    return seats_named((zh or en) if lang == "zh" else (en or zh), lang)
 
 
 def french_card(text: str, lang: str = "zh") -> str:

@@ -21,7 +21,7 @@ from paiju.core import SPECTATOR, ActionError, Event, Game, Terminal, View
 from paiju.core.registry import entry
 from paiju.core.terms import text as label
 
-from .render import render_table, result_lines, say
+from .render import render_table, result_lines, say, seats_named
 
 SHOWN_OPTIONS = 40
 """At most this many options are listed at once (``?`` lists them all)."""
@@ -56,8 +56,13 @@ def show_result(view: View, lang: str, console: Console, shown: list[Any]) -> No
 def format_event(game: Game[Any], event: Event, lang: str) -> str:
     hooks = game_cli(game)
     if hooks.format_event is not None:
-        return hooks.format_event(event, lang)
-    return game.event_text(event)["zh" if lang == "zh" else "en"]
+        return seats_named(hooks.format_event(event, lang), lang)
+    return seats_named(game.event_text(event)["zh" if lang == "zh" else "en"], lang)
+
+
+def describe(game: Game[Any], action: str, lang: str) -> str:
+    """An option's words as the list shows them, seats named."""
+    return seats_named(game.describe(action, lang), lang)
 
 
 class Numbers:
@@ -81,7 +86,7 @@ class Numbers:
 def list_options(game: Game[Any], numbered: Sequence[tuple[int, str]], console: Console, lang: str,
                  limit: int) -> None:
     """The options as ``n label`` cells, as many to a line as the screen's width holds, ``limit`` at most."""
-    cells = [(f"{n:>2}", game.describe(a, lang)) for n, a in numbered[:limit]]
+    cells = [(f"{n:>2}", describe(game, a, lang)) for n, a in numbered[:limit]]
     if cells:
         width = max(len(n) + 1 + console.measure(escape(t)).maximum for n, t in cells) + 3
         per_line = max(1, (console.width - 2) // width)
@@ -99,7 +104,7 @@ def _by_label(game: Game[Any], typed: str, legal: Sequence[str]) -> str | None:
     want = "".join(typed.split()).casefold()
     for a in legal:
         for lang in ("zh", "en"):
-            if "".join(game.describe(a, lang).split()).casefold() == want:
+            if "".join(describe(game, a, lang).split()).casefold() == want:
                 return a
     return None
 
@@ -130,7 +135,7 @@ def choose_action(
     by_number = dict(numbered)
     select = game.view(seat)["table"].get("select")
     if select:
-        verb, _, shown = game.describe(legal[0], lang).partition(" ") if legal else (select["verb"], "", "")
+        verb, _, shown = describe(game, legal[0], lang).partition(" ") if legal else (select["verb"], "", "")
         example = " ".join(shown.split()[:2])
         console.print(f"  [dim]{escape(say('pick_hint', lang, verb=verb, example=example, count=len(legal)))}[/]",
                       highlight=False)
@@ -154,7 +159,7 @@ def choose_action(
         if action is not None and (action in legal or game.is_legal(seat, action)):
             return action
         if action is not None:
-            reason = game.explain(seat, action)["zh" if lang == "zh" else "en"]
+            reason = seats_named(game.explain(seat, action)["zh" if lang == "zh" else "en"], lang)
             console.print(f"[red]{escape(say('refused', lang, reason=reason))}[/]", highlight=False)
             continue
         console.print(f"[red]{escape(say('invalid', lang, typed=typed, n=max(by_number, default=0)))}[/]",

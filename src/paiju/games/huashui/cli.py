@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from paiju.cli.render import render_table
+from paiju.cli.render import render_table, seats_named
 from paiju.core.registry import Terminal
 from paiju.core.terms import text
 
@@ -65,8 +65,8 @@ def render(view: dict[str, Any], lang: str = "zh") -> str:
 
 
 def format_event(event: dict[str, Any], lang: str = "zh") -> str:
-    """One public event as a log line (the game's event text)."""
-    return event_text(event)["zh" if lang == "zh" else "en"]
+    """One public event as a log line (the game's event text, seats named as the terminal names them)."""
+    return seats_named(event_text(event)["zh" if lang == "zh" else "en"], lang)
 
 
 _WORDS = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.core.display import center, group, seat_block, table_block
+from paiju.core.display import center, group, seat_block, table_block, who
 from paiju.core.terms import OMNISCIENT, Event, Seat, Text, View, text
 
 from .rules import WinPayment
@@ -212,11 +212,11 @@ def win_line(winner: Seat, payer: Seat, pay: WinPayment) -> dict[str, Any]:
         rob = pay.how == "rob"
         zh = f"{'抢杠' if rob else '点炮'} {pay.base}"
         en = f"{'robbing a kong' if rob else 'win on a discard'} {pay.base}"
-        zh_pay, en_pay = f"座位{payer}付 {pay.amount}", f"seat {payer} pays {pay.amount}"
+        zh_pay, en_pay = f"{who(payer)}付 {pay.amount}", f"{who(payer)} pays {pay.amount}"
     mult_zh = "".join(f" ×{m}({MULTIPLIER_NAMES[k][0]})" for k, m in pay.multipliers)
     mult_en = "".join(f" ×{m} ({MULTIPLIER_NAMES[k][1]})" for k, m in pay.multipliers)
-    return payment_line(f"座位{winner} 胡: {zh}{mult_zh} → {zh_pay}",
-                        f"seat {winner} wins: {en}{mult_en} → {en_pay}", pay.points)
+    return payment_line(f"{who(winner)} 胡: {zh}{mult_zh} → {zh_pay}",
+                        f"{who(winner)} wins: {en}{mult_en} → {en_pay}", pay.points)
 
 
 def drawn_line() -> dict[str, Any]:
@@ -246,27 +246,28 @@ def event_text(event: Event) -> Text:
     s = event.get("seat")
     tz, te = _tile(event.get("tile"))
     if kind == "discard":
-        return text(f"座位{s} 打 {tz}", f"seat {s} discards {te}")
+        return text(f"{who(s)} 打 {tz}", f"{who(s)} discards {te}")
     if kind == "draw":
         extra = ("（杠后补牌）", " (kong replacement)") if event.get("replacement") else ("", "")
-        return text(f"座位{s} 摸牌{extra[0]}，余 {event.get('wall')}",
-                    f"seat {s} draws{extra[1]}, {event.get('wall')} left")
+        return text(f"{who(s)} 摸牌{extra[0]}，余 {event.get('wall')}",
+                    f"{who(s)} draws{extra[1]}, {event.get('wall')} left")
     if kind == "pung":
-        return text(f"座位{s} 碰 {tz}（座位{event.get('from')}打出）",
-                    f"seat {s} pungs {te} from seat {event.get('from')}")
+        return text(f"{who(s)} 碰 {tz}（{who(event.get('from'))}打出）",
+                    f"{who(s)} pungs {te} from {who(event.get('from'))}")
     if kind == "kong":
         zh, en = _KONG.get(str(event.get("kind")), ("杠", "kong"))
-        return text(f"座位{s} {zh} {tz}", f"seat {s} {en} {te}")
+        return text(f"{who(s)} {zh} {tz}", f"{who(s)} {en} {te}")
     if kind == "follow_dealer":
         return text(f"跟庄 {tz}：庄家付每家 {event.get('amount')}",
                     f"follow the dealer on {te}: the dealer pays each {event.get('amount')}")
     if kind == "win":
         how = _HOW.get(str(event.get("how")), ("", ""))
-        seats = ", ".join(str(w) for w in event.get("seats", []))
+        winners = event.get("seats", [])
         hands = event.get("hands", {})
-        shown_zh = "；".join(f"座位{w}：{''.join(_tile(t)[0] for t in h)}" for w, h in hands.items())
-        shown_en = "; ".join(f"seat {w}: {' '.join(h)}" for w, h in hands.items())
-        return text(f"胡！座位 {seats} {how[0]} {tz} · {shown_zh}", f"win: seat {seats} {how[1]} {te} · {shown_en}")
+        shown_zh = "；".join(f"{who(w)}：{''.join(_tile(t)[0] for t in h)}" for w, h in hands.items())
+        shown_en = "; ".join(f"{who(w)}: {' '.join(h)}" for w, h in hands.items())
+        return text(f"胡！{'、'.join(who(w) for w in winners)} {how[0]} {tz} · {shown_zh}",
+                    f"win: {', '.join(who(w) for w in winners)} {how[1]} {te} · {shown_en}")
     if kind == "drawn_hand":
         return text("流局：牌墙摸完", "drawn hand: the wall is empty")
     if kind == "settlement":
@@ -276,8 +277,8 @@ def event_text(event: Event) -> Text:
         return text(f"{title['zh']} {scores} · 累计 {totals}", f"{title['en']} {scores} · totals {totals}")
     if kind == "hand_start":
         dice = event.get("dice", [0, 0])
-        return text(f"第{event.get('hand')}局：庄家 座位{event.get('dealer')}，骰子 {dice[0]}+{dice[1]}",
-                    f"hand {event.get('hand')}: dealer seat {event.get('dealer')}, dice {dice[0]}+{dice[1]}")
+        return text(f"第{event.get('hand')}局：庄家 {who(event.get('dealer'))}，骰子 {dice[0]}+{dice[1]}",
+                    f"hand {event.get('hand')}: dealer {who(event.get('dealer'))}, dice {dice[0]}+{dice[1]}")
     if kind == "match_over":
         totals = " ".join(f"{p:+d}" for p in event.get("totals", []))
         return text(f"终局 {totals}", f"match over {totals}")

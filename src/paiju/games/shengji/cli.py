@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paiju.cli.render import french_card, render_table
+from paiju.cli.render import french_card, render_table, seats_named
 from paiju.core.cards import SUIT_SYMBOLS, SUIT_ZH, SUITS, card_text, parse_card, parse_cards, pretty
 from paiju.core.errors import NotationError
 from paiju.core.registry import Terminal
@@ -74,8 +74,8 @@ def render(view: View, lang: str = "zh") -> str:
 
 
 def format_event(event: Event, lang: str = "zh") -> str:
-    """One public event as a log line (the game's event text)."""
-    return event_text(event)["zh" if lang == "zh" else "en"]
+    """One public event as a log line (the game's event text, seats named as the terminal names them)."""
+    return seats_named(event_text(event)["zh" if lang == "zh" else "en"], lang)
 
 
 _VERBS = {"play": "play", "出": "play", "出牌": "play", "bury": "bury", "扣": "bury", "扣底": "bury",

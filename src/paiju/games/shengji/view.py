@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from paiju.core.cards import SUIT_SYMBOLS, SUIT_ZH, SUITS, Card, card_text, parse_cards, pretty
-from paiju.core.display import Select, TableBlock, center, group, result_block, seat_block, table_block
+from paiju.core.display import Select, TableBlock, center, group, result_block, seat_block, table_block, who
 from paiju.core.errors import NotationError
 from paiju.core.terms import Event, Text, View, text
 
@@ -136,13 +136,13 @@ def _table(g: ShengjiState, viewer: int, v: View) -> TableBlock:
     info = [
         text(f"第{v['hand_no']}局 打{lvl} 主{trump_zh}", f"hand {v['hand_no']}, level {lvl}, trump {trump_en}"),
         text(f"级别 南北{LEVEL_NAMES[g.levels[0]]} 东西{LEVEL_NAMES[g.levels[1]]}",
-             f"levels: seats 0+2 {LEVEL_NAMES[g.levels[0]]}, seats 1+3 {LEVEL_NAMES[g.levels[1]]}"),
+             f"levels: {who(0)}+{who(2)} {LEVEL_NAMES[g.levels[0]]}, {who(1)}+{who(3)} {LEVEL_NAMES[g.levels[1]]}"),
         text(f"闲家得分 {g.captured}", f"attackers' points {g.captured}"),
     ]
     if g.bid is not None and not g.trump_set:
         b = g.bid
         shown = cards_text([b[1]] * b[2])
-        info.append(text(f"{b[0]}号亮 {shown}", f"seat {b[0]} bid {shown}"))
+        info.append(text(f"{who(b[0])}亮 {shown}", f"{who(b[0])} bid {shown}"))
     current = dict(g.trick)
     seats = []
     for s in range(SEATS):
@@ -313,7 +313,7 @@ def event_text(event: Event) -> Text:
     s = event.get("seat")
     if kind == "bid":
         shown = _pretty(event["cards"])
-        return text(f"{s}号亮主 {shown}", f"seat {s} bids {_en(shown)}")
+        return text(f"{who(s)}亮主 {shown}", f"{who(s)} bids {_en(shown)}")
     if kind == "trump":
         trump = event["trump"]
         name_zh = trump_label(SUITS.index(trump), "zh") if trump else "无主"
@@ -322,23 +322,23 @@ def event_text(event: Event) -> Text:
             card = _pretty([event["kitty_card"]])
             how = text(f"底牌第三张 {card}", f"third kitty card {_en(card)}")
         else:
-            how = text(f"{event['by']}号亮", f"seat {event['by']}'s bid")
-        return text(f"主牌 {name_zh}（{how['zh']}），{event['dealer']}号坐庄",
-                    f"trump {name_en} ({how['en']}); seat {event['dealer']} deals")
+            how = text(f"{who(event['by'])}亮", f"{who(event['by'])}'s bid")
+        return text(f"主牌 {name_zh}（{how['zh']}），{who(event['dealer'])}坐庄",
+                    f"trump {name_en} ({how['en']}); {who(event['dealer'])} deals")
     if kind == "kitty_taken":
-        return text(f"{s}号拿底牌", f"seat {s} takes the kitty")
+        return text(f"{who(s)}拿底牌", f"{who(s)} takes the kitty")
     if kind == "buried":
-        return text(f"{s}号扣底", f"seat {s} buries {KITTY} cards")
+        return text(f"{who(s)}扣底", f"{who(s)} buries {KITTY} cards")
     if kind == "play":
         shown = _pretty(event["cards"])
-        return text(f"{s}号出 {shown}", f"seat {s} plays {_en(shown)}")
+        return text(f"{who(s)}出 {shown}", f"{who(s)} plays {_en(shown)}")
     if kind == "throw_failed":
         tried, played = _pretty(event["tried"]), _pretty(event["played"])
-        return text(f"{s}号甩牌 {tried} 失败（吃苍蝇 {event['penalty']} 分），改出 {played}",
-                    f"seat {s}'s throw {_en(tried)} fails (penalty {event['penalty']}); plays {_en(played)}")
+        return text(f"{who(s)}甩牌 {tried} 失败（吃苍蝇 {event['penalty']} 分），改出 {played}",
+                    f"{who(s)}'s throw {_en(tried)} fails (penalty {event['penalty']}); plays {_en(played)}")
     if kind == "trick":
-        return text(f"{event['winner']}号赢这一轮，{event['points']}分；闲家共 {event['attacker_points']}",
-                    f"seat {event['winner']} wins the trick, {event['points']} points; "
+        return text(f"{who(event['winner'])}赢这一轮，{event['points']}分；闲家共 {event['attacker_points']}",
+                    f"{who(event['winner'])} wins the trick, {event['points']} points; "
                     f"attackers {event['attacker_points']}")
     if kind == "hand_end":
         kitty = f"{event['kitty_points']}×{event['kitty_factor']}"
@@ -350,8 +350,8 @@ def event_text(event: Event) -> Text:
                     f"hand {event['hand']} over: attackers {event['total']} (kitty {kitty}), {en.format(n=n)}, "
                     f"levels {levels}")
     if kind == "hand_start":
-        return text(f"第{event['hand']}局，{event['dealer']}号坐庄",
-                    f"hand {event['hand']}, seat {event['dealer']} deals")
+        return text(f"第{event['hand']}局，{who(event['dealer'])}坐庄",
+                    f"hand {event['hand']}, {who(event['dealer'])} deals")
     if kind == "match_end":
         reason = {"passed_a": ("过A", "a side passed A"), "max_hands": ("局数已满", "the last hand was played")}.get(
             event["reason"], (event["reason"], event["reason"]))

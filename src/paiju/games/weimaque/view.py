@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from paiju.core.display import GroupBlock, center, result_block, seat_block, table_block
+from paiju.core.display import GroupBlock, center, result_block, seat_block, table_block, who
 from paiju.core.errors import NotationError
 from paiju.core.terms import OMNISCIENT, Event, Seat, Text, View, text
 
@@ -47,7 +47,7 @@ def phase_label(g: WeimaqueState) -> Text:
     if g.phase == CLAIM:
         what = "揭牌" if g.source == "draw" else "出牌"
         return text(f"{what}{char(g.exposed)}: 等待碰/吃/胡", f"{alias(g.exposed)} shown: claims")
-    return text(f"座位{g.turn}出牌", f"seat {g.turn} to discard")
+    return text(f"{who(g.turn)}出牌", f"{who(g.turn)} to discard")
 
 
 def _hand(g: WeimaqueState, seat: Seat) -> list[str]:
@@ -67,8 +67,8 @@ def build(g: WeimaqueState, viewer: int) -> View:
         middle.append(center(label, [alias(g.exposed)]))
     cfg = g.config
     info = [text(f"第{g.hand_no}局 / 共{cfg.hands}局", f"hand {g.hand_no} of {cfg.hands}"),
-            text(f"庄家 座位{g.dealer}", f"dealer: seat {g.dealer}"),
-            text(f"守醒 座位{g.watcher}", f"watcher: seat {g.watcher}"),
+            text(f"庄家 {who(g.dealer)}", f"dealer: {who(g.dealer)}"),
+            text(f"守醒 {who(g.watcher)}", f"watcher: {who(g.watcher)}"),
             text(f"底牌剩 {len(g.stock)} 张", f"{len(g.stock)} cards in the stock")]
     if cfg.guozhang == "global" and g.guo:
         info.append(text("过张: " + "".join(char(c) for c in sorted(g.guo)),
@@ -228,7 +228,7 @@ def win_lines(win: Win, points: list[float]) -> list[dict[str, Any]]:
 
 
 def win_result(g: WeimaqueState, seat: Seat, win: Win, points: list[float], drawn_by: Seat) -> dict[str, Any]:
-    return result_block(text(f"座位{seat}胡牌", f"seat {seat} wins"), win_lines(win, points), points,
+    return result_block(text(f"{who(seat)}胡牌", f"{who(seat)} wins"), win_lines(win, points), points,
                         winner=seat, drawn_by=drawn_by, win=win.to_dict(), hand=g.hand_no)
 
 
@@ -257,27 +257,28 @@ def event_text(event: Event) -> Text:
     s = event.get("seat")
     zh, en = _card(event.get("card"))
     if kind == "hand_start":
-        return text(f"第{event.get('hand')}局：庄家 座位{event.get('dealer')}，守醒 座位{event.get('watcher')}",
-                    f"hand {event.get('hand')}: dealer seat {event.get('dealer')}, watcher seat {event.get('watcher')}")
+        return text(f"第{event.get('hand')}局：庄家 {who(event.get('dealer'))}，守醒 {who(event.get('watcher'))}",
+                    f"hand {event.get('hand')}: dealer {who(event.get('dealer'))}, watcher {who(event.get('watcher'))}")
     if kind == "discard":
-        return text(f"座位{s} 出 {zh}", f"seat {s} discards {en}")
+        return text(f"{who(s)} 出 {zh}", f"{who(s)} discards {en}")
     if kind == "draw":
-        return text(f"座位{s} 揭 {zh}（余 {event.get('stock')}）", f"seat {s} draws {en} ({event.get('stock')} left)")
+        return text(f"{who(s)} 揭 {zh}（余 {event.get('stock')}）", f"{who(s)} draws {en} ({event.get('stock')} left)")
     if kind == "wei":
-        return text(f"座位{s} 煨（盖牌）", f"seat {s} makes a wei (face down)")
+        return text(f"{who(s)} 煨（盖牌）", f"{who(s)} makes a wei (face down)")
     if kind == "played_out":
-        return text(f"座位{s} 打出 {zh}", f"seat {s} plays out {en}")
+        return text(f"{who(s)} 打出 {zh}", f"{who(s)} plays out {en}")
     if kind == "peng":
-        return text(f"座位{s} 碰 {zh}（座位{event.get('from')}）", f"seat {s} pungs {en} from seat {event.get('from')}")
+        giver = who(event.get("from"))
+        return text(f"{who(s)} 碰 {zh}（{giver}）", f"{who(s)} pungs {en} from {giver}")
     if kind == "chi":
         with_ = [_card(c) for c in event.get("with", [])]
-        return text(f"座位{s} 吃 {zh}（用{''.join(w[0] for w in with_)}）",
-                    f"seat {s} chis {en} with {' '.join(w[1] for w in with_)}")
+        return text(f"{who(s)} 吃 {zh}（用{''.join(w[0] for w in with_)}）",
+                    f"{who(s)} chis {en} with {' '.join(w[1] for w in with_)}")
     if kind == "hu":
         by = event.get("drawn_by")
-        how_zh = "自己揭的" if by == s else f"座位{by}揭的"
-        how_en = "its own draw" if by == s else f"seat {by}'s draw"
-        return text(f"座位{s} 胡 {zh}（{how_zh}）！", f"seat {s} wins on {en} ({how_en})!")
+        how_zh = "自己揭的" if by == s else f"{who(by)}揭的"
+        how_en = "its own draw" if by == s else f"{who(by)}'s draw"
+        return text(f"{who(s)} 胡 {zh}（{how_zh}）！", f"{who(s)} wins on {en} ({how_en})!")
     if kind == "chou":
         return text("臭了：无人胡牌", "drawn out (臭): nobody won")
     if kind == "settle":
