@@ -8,7 +8,7 @@ import { api, ApiError, player, wsUrl } from "./api.js";
 import { drawBoard, eventLine, resultReveal, resultTable, seatBadges } from "./board.js";
 import { cardsInAction, cardText, renderCard, richText } from "./cards.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
-import { errorText, t, verbLabel } from "./i18n.js";
+import { errorText, lang, t, verbLabel } from "./i18n.js";
 import { flyAway, flyIn, lift, reducedMotion } from "./motion.js";
 import { botName, say, seatName, useSeats } from "./names.js";
 import { onPrefChange, pref, setPref } from "./prefs.js";
@@ -339,10 +339,11 @@ export function showTable(ctx, tableId, invite) {
     return null;
   }
 
-  // When a new decision comes, scroll (if needed) so your hand and the action bar are both in view — with the
+  // When a new decision comes (or the language changes under it), scroll (if needed) so your hand and the
+  // action bar are both in view — with the
   // trick you must follow above them when all three fit.
   function keepDecisionInView() {
-    const key = s.legal.length ? `${s.seq}:${s.legal.length}` : null;
+    const key = s.legal.length ? `${s.seq}:${s.legal.length}:${lang()}` : null; // another language: other sizes
     if (key === s.decisionKey) return;
     s.decisionKey = key;
     if (!key || document.getElementById("result-panel")) return;
