@@ -340,8 +340,7 @@ export function showTable(ctx, tableId, invite) {
   }
 
   // When a new decision comes (or the language changes under it), scroll (if needed) so your hand and the
-  // action bar are both in view — with the
-  // trick you must follow above them when all three fit.
+  // action bar are both in view — with the trick you must follow above them when all three fit.
   function keepDecisionInView() {
     const key = s.legal.length ? `${s.seq}:${s.legal.length}:${lang()}` : null; // another language: other sizes
     if (key === s.decisionKey) return;
