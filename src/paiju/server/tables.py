@@ -25,7 +25,7 @@ from paiju.core import SPECTATOR, ActionError, ConfigError, Event, Game, Window,
 from . import scoring
 from .auth import Player
 from .bots import BotFactory, TableBots, default_bot_factory
-from .broadcast import Broadcaster
+from .broadcast import Broadcaster, with_text
 from .clock import Deadlines, Timers, Windows, next_deadlines
 from .conn import _ENCODER, Conn, dumps, dumps_events
 from .errors import ErrorCode, RoomError, invite_required, no_table
@@ -306,6 +306,7 @@ class CardTable:
             await self._rebuild()
             raise RoomError(ErrorCode.SERVER_ERROR, "the engine failed on that action; the table was rebuilt",
                             zh="引擎出错，牌桌已按记录重建") from None
+        events = with_text(self.game, events)
         now = self.settings.clock()
         self.deadlines = self._next_deadlines(now, acted=seat)
         move = Move(self.seq, seat, action, now)

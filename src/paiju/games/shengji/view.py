@@ -228,7 +228,7 @@ def refusal_text(r: Refusal) -> Text:
         case "not_string":
             return text("动作必须是一段文字", "an action is a string")
         case "not_deciding":
-            return text(f"座位{f[0]}现在不用行动", f"seat {f[0]} has no decision to make now")
+            return text("现在不是你的回合，不用行动", "it is not your turn: you have no decision to make now")
         case "notation":
             return text(f"牌的写法不对：{f[0]}", f[0])
         case "deal_only_bid":
