@@ -142,6 +142,13 @@ def test_a_person_plays_a_hand_against_bots(game: str, room: Any, artifacts: Pat
     page.evaluate("() => document.getElementById('lang-switch').click()")  # the same page in English
     page.wait_for_function("() => document.documentElement.lang === 'en'")
     assert_seats_named(page, "the result, in English")
+    if game != "demo":  # the log reads in English: the game's words for every event (cards and names aside)
+        lines = page.evaluate("""() => [...document.querySelectorAll('#log li')].map((li) => {
+            const c = li.cloneNode(true); c.querySelectorAll('.card-text, .card').forEach((e) => e.remove());
+            return c.textContent; })""")
+        assert lines
+        chinese = [line for line in lines if re.search(r"[\u4e00-\u9fff]", line.replace("小明", ""))]
+        assert not chinese, chinese[:5]
     page.evaluate("() => document.getElementById('lang-switch').click()")
     page.wait_for_function("() => document.documentElement.lang === 'zh-CN'")
 

@@ -146,7 +146,7 @@ def explain(g: HuashuiState, seat: Seat, action: str) -> Text | None:
     verb, tile = ACTIONS.get(action, ("", -1))
     if action.startswith("chi") or action.startswith("chow"):
         return text("滑水麻将只可碰，可杠，不可吃牌",
-                    "no chow in 滑水麻将: 只可碰，可杠，不可吃牌 (pung and kong only)")
+                    "no chow in Huashui mahjong: pung and kong only")
     if action in ("pung", "kong"):
         zh = "碰" if action == "pung" else "杠"
         return text(f"{zh}：现在没有可{zh}的牌", f"{action}: there is no tile you can {action} now")
@@ -157,16 +157,16 @@ def explain(g: HuashuiState, seat: Seat, action: str) -> Text | None:
         if verb == HU:
             if g.drew:
                 return text("胡：手牌还不成胡（四副加一对，或对胡）",
-                            "hu: your hand is not complete (four sets and a pair, or the 对胡 pairs)")
+                            "hu: your hand is not complete (four sets and a pair, or the pairs hands)")
             return text("胡：碰牌后要先出牌；自摸要有摸到的牌",
-                        "hu: after a 碰 you must discard; a self-drawn win needs a drawn tile")
+                        "hu: after a pung you must discard; a self-drawn win needs a drawn tile")
         if verb == "kong":
             if g.back <= g.front:
                 return text("杠：牌墙已空，没有补牌", "kong: the wall is empty, there is no replacement tile")
             if tile in g.held_fourth[seat] and g.counts[seat][tile]:
                 return text(f"杠 {tile_zh(tile)}：过路杠要碰牌后又自己摸到第四张；碰的时候已经在手里的这张不能补杠",
-                            f"kong {tile_en(tile)}: an added kong (过路杠) needs the fourth tile drawn after the "
-                            "pung (碰牌后又自己摸到一張); you already held this one when you punged")
+                            f"kong {tile_en(tile)}: an added kong needs the fourth tile drawn after the pung; "
+                            "you already held this one when you punged")
             return text(f"杠 {tile_zh(tile)}：要手里有四张，或碰过再有第四张",
                         f"kong {tile_en(tile)}: you need four in hand or a pung of it plus the fourth")
         if verb == "discard":

@@ -130,18 +130,18 @@ def label(g: WeimaqueState, action: str) -> Text:
 
 
 REASONS: dict[str, Text] = {
-    "peng_pair": text("碰要手里有两张这个字", "碰 needs two of the card in hand"),
+    "peng_pair": text("碰要手里有两张这个字", "a pung (peng) needs two of the card in hand"),
     "peng_guo": text("过张：这张牌出现过而没有人碰，不能再碰（过张牌不能碰）",
-                     "过张: this card has been shown before without a 碰, so it cannot be 碰'd (过张牌不能碰)"),
-    "peng_dead": text("碰了以后手里没有可以出的牌", "after this 碰 nothing in hand could be discarded"),
-    "chi_cards": text("吃要用手里的两张牌", "吃 uses two cards from your hand"),
+                     "a passed card: it was shown before and nobody punged it, so it cannot be punged now"),
+    "peng_dead": text("碰了以后手里没有可以出的牌", "after this pung nothing in hand could be discarded"),
+    "chi_cards": text("吃要用手里的两张牌", "a chi uses two cards from your hand"),
     "chi_run": text("吃要和手里两张成同一大小的一句顺子（大配大、小配小，二七十不算）",
-                    "吃 makes a run of three within one size (big with big, small with small; no 二七十)"),
-    "chi_peng": text("可以碰的牌不能吃", "a card you could 碰 cannot be 吃'd (可以碰的牌不能吃)"),
-    "chi_own": text("自己出过的牌不能吃", "you cannot 吃 a card you have discarded yourself (自己出过的牌不能吃)"),
+                    "a chi makes a run of three within one size (big with big, small with small; 2-7-10 is no run)"),
+    "chi_peng": text("可以碰的牌不能吃", "a card you could pung cannot be taken for a chi"),
+    "chi_own": text("自己出过的牌不能吃", "you cannot chi a card you have discarded yourself"),
     "chi_guo": text("过张：这张牌出现过而没有人碰，不能吃（过张牌不能吃）",
-                    "过张: this card has been shown before without a 碰, so it cannot be 吃'd (过张牌不能吃)"),
-    "chi_dead": text("吃了以后手里没有可以出的牌", "after this 吃 nothing in hand could be discarded"),
+                    "a passed card: it was shown before and nobody punged it, so it cannot be taken for a chi"),
+    "chi_dead": text("吃了以后手里没有可以出的牌", "after this chi nothing in hand could be discarded"),
 }
 """Why a 碰 or a 吃 is barred, by the key :meth:`WeimaqueState.peng_problem` / ``chi_problem`` gives."""
 
@@ -153,7 +153,7 @@ _ARITY = {"discard": 2, "chi": 3, "peng": 1, "hu": 1, "pass": 1}
 def explain(g: WeimaqueState, seat: Seat, action: str) -> Text | None:
     """Why ``action`` is refused, by the rule that forbids it; None for the generic reason."""
     if seat == g.watcher:
-        return text("守醒不出牌，也从不做决定", "the 守醒 plays no card and never decides")
+        return text("守醒不出牌，也从不做决定", "the watcher plays no card and never decides")
     parts = action.split()
     verb = parts[0] if parts else ""
     not_an_action = text(f"{action!r} 不是动作：可用 'discard x3'、'peng'、'chi x1 x2'、'hu' 或 'pass'",
@@ -165,22 +165,22 @@ def explain(g: WeimaqueState, seat: Seat, action: str) -> Text | None:
             c = parse_card(parts[1])
             n = g.hands[seat][c]
             if not n:
-                return text(f"你手里没有{char(c)}", f"you hold no {char(c)}")
+                return text(f"你手里没有{char(c)}", f"you hold no {alias(c)}")
             if n >= 3:
                 return text(f"你有三张{char(c)}（砍）：手中有三张相同的字不能出",
-                            f"you hold three {char(c)} (砍): three of a kind cannot be discarded")
+                            f"you hold three {alias(c)}: three of a kind cannot be discarded")
             if c in g.locked[seat]:
                 return text(f"{char(c)}是你吃过或碰过的字，不能出（自己吃过或碰过的字不能出）",
-                            f"you 碰'd or 吃'd {char(c)}: it cannot be discarded (自己吃过或碰过的字不能出)")
+                            f"you punged or took a chi with {alias(c)}: it cannot be discarded")
         if g.phase == CLAIM and g.exposed >= 0:
             c = g.exposed
             if verb == "hu":
                 if g.source != "draw":
                     return text("出的牌不能和牌：只有揭出的牌能胡",
-                                "only a drawn card can win; a discarded card never does (出的牌不能和牌)")
+                                "only a drawn card can win; a discarded card never does")
                 need = g.config.min_hard_xi
                 return text(f"这张牌不能让你胡：要六句话、一个麻雀和至少{need}硬息",
-                            f"this card does not complete your hand with {need} 硬息, a 麻雀 and six 话")
+                            f"this card does not complete your hand: six phrases, a pair and at least {need} hard xi")
             if verb == "peng":
                 why = g.peng_problem(seat, c)
                 if why:
@@ -188,7 +188,7 @@ def explain(g: WeimaqueState, seat: Seat, action: str) -> Text | None:
             if verb == "chi":
                 if seat not in g.chi_seats():
                     return text("只能吃上家出的牌或自己揭的牌（下家出的或揭的牌不能吃）",
-                                "吃 only from the previous seat (下家出的或揭的牌不能吃)")
+                                "chi only from the previous seat's discard or your own draw")
                 why = g.chi_problem(seat, c, parse_card(parts[1]), parse_card(parts[2]))
                 if why:
                     return REASONS[why]
@@ -233,7 +233,7 @@ def win_result(g: WeimaqueState, seat: Seat, win: Win, points: list[float], draw
 
 
 def chou_result(g: WeimaqueState) -> dict[str, Any]:
-    return result_block(text("臭(流局)", "drawn out (臭)"), [_line("无人胡牌", "nobody won")], list(NO_POINTS),
+    return result_block(text("臭(流局)", "drawn out"), [_line("无人胡牌", "nobody won")], list(NO_POINTS),
                         winner=None, hand=g.hand_no)
 
 
@@ -280,7 +280,7 @@ def event_text(event: Event) -> Text:
         how_en = "its own draw" if by == s else f"{who(by)}'s draw"
         return text(f"{who(s)} 胡 {zh}（{how_zh}）！", f"{who(s)} wins on {en} ({how_en})!")
     if kind == "chou":
-        return text("臭了：无人胡牌", "drawn out (臭): nobody won")
+        return text("臭了：无人胡牌", "drawn out: nobody won")
     if kind == "settle":
         title = event.get("title") or text("结算", "settlement")
         scores, totals = _scores(event.get("scores", [])), _scores(event.get("totals", []))
