@@ -248,11 +248,11 @@ def refusal_text(r: Refusal) -> Text:
             return _held(f[0], f[1])
         case "self_overcall":
             return text("不能自反：自己的亮主只能用同一张牌加强（自保）",
-                        "you cannot overcall your own bid (no 自反); you may only strengthen it with the same card")
+                        "you cannot overcall your own bid; you may only strengthen it with the same card")
         case "weak_bid":
             shown = cards_text([f[0]] * f[1])
             return text(f"抢亮：要比已亮的 {shown} 大（同级别的不行）",
-                        f"a bid must beat the standing bid {shown} (抢亮: equal bids lose)")
+                        f"a bid must beat the standing bid {shown} (equal bids lose)")
         case "bury_now":
             return text(f"庄家现在扣底：bury <{KITTY}张牌>", f"the dealer buries {KITTY} cards now: bury <12 cards>")
         case "bury_count":

@@ -176,7 +176,7 @@ def explain(g: ShuiyuState, seat: int, action: str) -> Text | None:
     if g.phase == Phase.CALL and kind != "plain" and word in PLAYER_CALLS:
         name = KIND_LABELS[kind][0]
         return text(f"{name}必须亮牌（§六(二)），不能{LABELS[word][0]}；只能 'show'",
-                    f"a {name} must be shown (page §六(二)): it cannot {word}; the only action is 'show'")
+                    f"a {KIND_LABELS[kind][1]} must be shown (page §6.2): it cannot {word}; the only action is 'show'")
     if g.phase == Phase.CALL and word in ("force", "attack", "push"):
         return text(f"本桌规则不允许{LABELS[word][0]}",
                     f"{word} ({LABELS[word][0]}) is switched off in this table's rules")
@@ -205,7 +205,7 @@ def explain(g: ShuiyuState, seat: int, action: str) -> Text | None:
         if call != "open" and targets and g.calls[targets[0]] == "open":
             waiting = ", ".join(str(p) for p in targets)
             return text(f"庄家先回应开牌的闲家（§五 6）：还有座 {waiting}",
-                        f"the banker answers the open hands first (page §五 6): seat(s) {waiting} still open")
+                        f"the banker answers the open hands first (page §5.6): seat(s) {waiting} still open")
         words = " / ".join(ANSWER_OF[call])
         return text(f"座{target}{LABELS[call][0]}，回应 {words}",
                     f"seat {target} {LABELS[call][0]} is answered with {words}")
