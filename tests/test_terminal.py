@@ -296,3 +296,16 @@ def test_q_asks_before_leaving(name: str) -> None:
         session(name, 1, typing("q", "n", "q", "y"))
     game, screen = session(name, 1, typing("q", "n"))
     assert "离开这一局？" in screen and "接着打" in screen and not game.finished
+
+
+@pytest.mark.parametrize(("lang", "reason"), [("zh", "你手里没有"), ("en", "you hold no")])
+def test_weimaque_a_card_not_held_is_refused_by_the_rule(lang: str, reason: str) -> None:
+    def person(game: Game[Any], screen: str, prompt: str) -> str:
+        if reason in screen:
+            raise Done
+        held = {a.split()[1] for a in game.legal_actions(0) if a.startswith("discard ")}
+        missing = next(paper.alias(k) for k in range(paper.NUM_KINDS) if paper.alias(k) not in held)
+        return paper.char(paper.parse_card(missing)) if lang == "zh" else missing
+
+    game, screen = session("weimaque", 2, person, lang=lang)
+    assert reason in screen and not own_moves(game)
