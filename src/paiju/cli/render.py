@@ -32,8 +32,8 @@ TERMS: dict[str, tuple[str, str]] = {
     "bye": ("再见", "bye"),
     "choice": ("你的选择", "your choice"),
     "more": ("还有 {n} 项：输入 ? 全部列出", "{n} more: type ? to list them all"),
-    "invalid": ("看不懂 {typed!r}：输入编号（1–{n}）、选项上的文字或牌（? 帮助）",
-                "cannot read {typed!r}: type a number (1–{n}), an option's words or the cards (? for help)"),
+    "invalid": ("看不懂 {typed!r}：输入编号（{lo}–{hi}）、选项上的文字或牌（? 帮助）",
+                "cannot read {typed!r}: type a number ({lo}–{hi}), an option's words or the cards (? for help)"),
     "refused": ("不行：{reason}", "not allowed: {reason}"),
     "help": ("输入编号、选项上的文字（如 打 二万、碰、胡、过）或牌（二万、红桃A、AH、5m）；? 列出全部选项；q 离开",
              "type a number, an option's words (discard 2m, pung, hu, pass) or the cards (2m, AH, East); "

@@ -162,8 +162,8 @@ def choose_action(
             reason = seats_named(game.explain(seat, action)["zh" if lang == "zh" else "en"], lang)
             console.print(f"[red]{escape(say('refused', lang, reason=reason))}[/]", highlight=False)
             continue
-        console.print(f"[red]{escape(say('invalid', lang, typed=typed, n=max(by_number, default=0)))}[/]",
-                      highlight=False)
+        lo, hi = min(by_number, default=0), max(by_number, default=0)
+        console.print(f"[red]{escape(say('invalid', lang, typed=typed, lo=lo, hi=hi))}[/]", highlight=False)
 
 
 def play_terminal(

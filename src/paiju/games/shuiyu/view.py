@@ -120,7 +120,7 @@ def build(g: ShuiyuState, viewer: int) -> View:
             note=note(kind if g.public[s] or over else None, (call, g.answers[s], response), s in pending)))
     rnd = g.rounds_played + (0 if over else 1)
     zh_phase, en_phase = PHASE_LABELS[g.phase]
-    totals = " ".join(f"{s}:{t:g}" for s, t in enumerate(g.total))
+    totals = "  ".join(f"{who(s)} {t:+g}" for s, t in enumerate(g.total))
     info = [text(f"第{rnd}/{g.config.rounds}局 庄家：{who(b)}", f"round {rnd}/{g.config.rounds}, banker: {who(b)}"),
             text("总分 " + totals, "totals " + totals)]
     out: View = {
