@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from paiju.core import SPECTATOR, Game, get_game
+from paiju.server.broadcast import with_text
 
 from .conftest import LiveServer, Socket, fast_settings, registered_games
 
@@ -105,7 +106,8 @@ def test_no_message_carries_another_seats_hidden_cards(real_server: LiveServer, 
             legal = game.legal_actions(seat) if seat >= 0 and seat in game.to_move() else []
             assert [a["action"] for a in msg["legal"]] == legal
             if events is not None:
-                assert msg["events"] == norm(events), f"{name}: events at seq {n} differ for seat {seat}"
+                sent = norm(with_text(game, events))  # the room adds each event's words
+                assert msg["events"] == sent, f"{name}: events at seq {n} differ for seat {seat}"
             if seat != watcher:
                 for other in msg["view"]["table"]["seats"]:
                     o = other["seat"]
