@@ -49,8 +49,9 @@ VERBS: dict[str, tuple[str, str]] = {"play": ("出", "play"), "bury": ("扣底",
 """The verbs of a display block's ``select`` in words."""
 INLINE = 8
 """A seat's cards out go on its own line only when there are more than this many."""
-WIDTH = 76
-"""Short facts are joined on one line while it stays this wide (an 80-column screen inside the panel)."""
+WIDTH = 74
+"""Short facts are joined on one line while it stays this wide (an 80-column screen: the panel's border and
+padding take 4 columns, the indent 2)."""
 
 
 def say(key: str, lang: str, **fields: Any) -> str:

@@ -136,7 +136,8 @@ def _table(g: ShengjiState, viewer: int, v: View) -> TableBlock:
     info = [
         text(f"第{v['hand_no']}局 打{lvl} 主{trump_zh}", f"hand {v['hand_no']}, level {lvl}, trump {trump_en}"),
         text(f"级别 南北{LEVEL_NAMES[g.levels[0]]} 东西{LEVEL_NAMES[g.levels[1]]}",
-             f"levels: {who(0)}+{who(2)} {LEVEL_NAMES[g.levels[0]]}, {who(1)}+{who(3)} {LEVEL_NAMES[g.levels[1]]}"),
+             f"levels: {who(0)} & {who(2)} at {LEVEL_NAMES[g.levels[0]]}, "
+             f"{who(1)} & {who(3)} at {LEVEL_NAMES[g.levels[1]]}"),
         text(f"闲家得分 {g.captured}", f"attackers' points {g.captured}"),
     ]
     if g.bid is not None and not g.trump_set:
