@@ -170,7 +170,9 @@ def test_errors_carry_both_languages() -> None:
     g = PileGame.new(seed=1)
     with pytest.raises(NotYourTurnError) as e:
         g.apply(1, "go")
-    assert e.value.text == {"zh": "座位1现在不用行动", "en": "seat 1 has no decision to make now"}
+    assert e.value.text == {"zh": "现在不是你的回合，不用行动",
+                            "en": "it is not your turn: you have no decision to make now"}
+    assert e.value.seat == 1
     assert g.legal_items(0) == [{"action": "go", "kind": "go", "zh": "go", "en": "go"},
                                 {"action": "stop", "kind": "stop", "zh": "stop", "en": "stop"}]
 

@@ -41,6 +41,13 @@ def assert_hand_and_bar_apart(page: Any, where: str) -> dict[str, Any]:
     return b
 
 
+def in_english(page: Any) -> None:
+    """The same table in English (its labels are longer): the layout must hold in both languages."""
+    page.click("#lang-switch")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    page.wait_for_selector("#controls.active")
+
+
 def test_the_63_card_bury_on_a_desktop(room: Any, artifacts: Path) -> None:
     page = room.enter("扣底", **DESKTOP)
     room.dealt_table(page, "shengji", shengji_bury_deal(), {"max_hands": 1}, turn_seconds=0)
@@ -48,6 +55,9 @@ def test_the_63_card_bury_on_a_desktop(room: Any, artifacts: Path) -> None:
     assert page.locator(".seat.me .hand .card").count() == 63
     page.screenshot(path=str(artifacts / "shengji-bury-desktop.png"))
     assert_hand_and_bar_apart(page, "1366×768 bury")
+    in_english(page)
+    page.screenshot(path=str(artifacts / "shengji-bury-desktop-en.png"))
+    assert_hand_and_bar_apart(page, "1366×768 bury, in English")
 
 
 @pytest.mark.parametrize("game", ["shengji", "huashui"])
@@ -60,3 +70,7 @@ def test_a_phone_shows_hand_and_bar_apart(game: str, room: Any, artifacts: Path)
     b = assert_hand_and_bar_apart(page, f"390×844 {game}")
     assert min(b["hand"]["heights"]) >= 40, f"{game}: cards under 40 px tall on a phone: {min(b['hand']['heights'])}"
     page.screenshot(path=str(artifacts / f"{game}-decide-mobile.png"))
+    in_english(page)
+    b = assert_hand_and_bar_apart(page, f"390×844 {game}, in English")
+    assert min(b["hand"]["heights"]) >= 40
+    page.screenshot(path=str(artifacts / f"{game}-decide-mobile-en.png"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,7 @@ def play_until_result(page: Any, rng: random.Random, shot: Path | None = None) -
             continue
         if shot is not None and len(done) == 3:
             page.screenshot(path=str(shot), full_page=True)
+            assert_seats_named(page, "mid-hand")
         try:
             done.append(choose_and_click(page, rng, legal, select))
         except Exception:  # the decision went away under the click (a timeout, a claim closed): look again
@@ -103,6 +105,17 @@ def play_until_result(page: Any, rng: random.Random, shot: Path | None = None) -
 
 
 GAMES = [*registry.GAMES, "demo"]
+SEAT_NUMBER = re.compile(r"座位\s?\d|座\d|(?<![\d局])\d号(?!位)|闲家\d|\bseats? \d|\{seat:")
+"""A seat named by a number counted from 0 (or a placeholder left unnamed) in what a person reads."""
+
+
+def assert_seats_named(page: Any, where: str) -> None:
+    """Everything on the page — board, buttons, claim prompt, log (opened), result panel — names seats by
+    their people's or bots' names, never by a number (issue 12, "One name per seat, everywhere")."""
+    text = page.evaluate("() => { const log = document.getElementById('log'); if (log) log.open = true;"
+                         " return document.body.innerText; }")
+    found = sorted({m.group(0) for m in SEAT_NUMBER.finditer(text)})
+    assert not found, f"{where}: seats named by number: {found}"
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -125,6 +138,19 @@ def test_a_person_plays_a_hand_against_bots(game: str, room: Any, artifacts: Pat
     panel = page.locator("#result-panel .result-table")
     panel.wait_for()
     page.screenshot(path=str(artifacts / f"{game}.png"), full_page=True)
+    assert_seats_named(page, "the result")
+    page.evaluate("() => document.getElementById('lang-switch').click()")  # the same page in English
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert_seats_named(page, "the result, in English")
+    if game != "demo":  # the log reads in English: the game's words for every event (cards and names aside)
+        lines = page.evaluate("""() => [...document.querySelectorAll('#log li')].map((li) => {
+            const c = li.cloneNode(true); c.querySelectorAll('.card-text, .card').forEach((e) => e.remove());
+            return c.textContent; })""")
+        assert lines
+        chinese = [line for line in lines if re.search(r"[\u4e00-\u9fff]", line.replace("小明", ""))]
+        assert not chinese, chinese[:5]
+    page.evaluate("() => document.getElementById('lang-switch').click()")
+    page.wait_for_function("() => document.documentElement.lang === 'zh-CN'")
 
     # One column per seat (after the item column), with the seat names.
     assert page.locator("#result-panel thead th").count() == n + 1

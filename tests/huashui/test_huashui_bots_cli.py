@@ -55,12 +55,13 @@ def test_render_and_events_in_both_languages() -> None:
     events = []
     for seat, action in ((0, "discard 5m"), (2, "pass"), (1, "pung 5m")):
         events += g.apply(seat, action)
+    zh, en = render(g.view(1), "zh"), render(g.view(1), "en")
+    assert "座位1" in zh and "手牌" in zh and "seat" not in zh and "hand" not in zh, "Chinese says nothing twice"
+    assert "seat 1" in en and "hand" in en and "座位" not in en and "东" not in en and "East" in en
     for lang in ("zh", "en"):
-        text = render(g.view(1), lang)
-        assert "seat 1" in text and "hand" in text
         assert all(isinstance(format_event(e, lang), str) for e in events)
     assert "碰" in render(g.view(SPECTATOR), "zh")
-    assert tile_label("5m") == "[red]5万[/]" and tile_label("7z", "en") == "[magenta]7z[/]"
+    assert tile_label("5m") == "[red]五万[/]" and tile_label("7z", "en") == "[magenta]Red[/]"
     g2 = start(MULTI)
     g2.apply(0, "discard 5s")
     for s in (1, 2, 3):
@@ -74,6 +75,7 @@ def test_parse_input() -> None:
     assert parse_input("胡", legal) == "hu"
     assert parse_input("gang", legal) == "kong 1m"
     assert parse_input("gang 1m", legal) == "kong 1m"
-    assert parse_input("9s", legal) is None and parse_input("nonsense", legal) is None
+    assert parse_input("9s", legal) == "discard 9s", "read, though illegal: the terminal then gives the reason"
+    assert parse_input("nonsense", legal) is None
     assert parse_input("过", ["pung 5m", "pass"]) == "pass"
     assert parse_input("碰", ["pung 5m", "pass"]) == "pung 5m"

@@ -85,6 +85,8 @@ def test_an_engine_refusal_keeps_its_code_and_detail_in_both_texts() -> None:
     e = RoomError.refused(ActionError("discard 9z is not legal"))
     assert e.to_dict() == {"code": "illegal", "message": "discard 9z is not legal",
                            "zh": "不合规则：discard 9z is not legal", "en": "Not allowed: discard 9z is not legal"}
+    e = RoomError.refused(ActionError("discard 9s: that tile is not in your hand", zh="打 九条：你手里没有这张"))
+    assert e.texts() == ("打 九条：你手里没有这张", "discard 9s: that tile is not in your hand"), "the rule's reason"
 
 
 def test_http_errors_carry_the_code_and_both_texts(server: LiveServer) -> None:
@@ -115,7 +117,9 @@ def test_websocket_errors_carry_the_code_and_both_texts(server: LiveServer) -> N
     socks[1].act("play 4")
     err = socks[1].until(lambda m: m["type"] == "error")
     assert (err["code"], err["action"], err["seq"]) == ("not_your_turn", "play 4", 0)
-    assert err["zh"] == f"还没轮到你：{err['message']}" and err["en"] == f"Not your turn: {err['message']}"
+    # the engine's own words in both languages (an engine without Chinese gets the code's words before its message)
+    assert err["zh"] == "现在不是你的回合，不用行动"
+    assert err["en"] == err["message"] == "it is not your turn: you have no decision to make now"
     socks[0].send("{not json")
     err = socks[0].until(lambda m: m["type"] == "error")
     assert err["code"] == "bad_message" and err["zh"].startswith("不是 JSON") and err["en"].startswith("not JSON")

@@ -168,7 +168,7 @@ def test_self_protection_allowed_self_overcall_refused() -> None:
         assert g.legal_actions(1) == ["pass"], "seat 1 may not overcall itself with 2S 2S"
     pass_step(g)
     assert g.legal_actions(1) == ["pass", "bid 2H 2H"]
-    with pytest.raises(IllegalActionError, match="自反"):
+    with pytest.raises(IllegalActionError, match="cannot overcall your own bid"):
         g.apply(1, "bid 2S 2S")
     g.apply(1, "bid 2H 2H")                                  # 自保
     pass_all(g)

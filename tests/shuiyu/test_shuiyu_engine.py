@@ -396,7 +396,7 @@ def test_deal_validation() -> None:
 def test_describe_labels() -> None:
     g = ShuiyuGame.new(ShuiyuConfig(), 1)
     assert g.describe("cover", "zh") == "盖牌"
-    assert g.describe("kill 2", "en") == "kill: seat 2"
+    assert g.describe("kill 2", "en") == "kill: {seat:2}", "a seat is named by each reader (docs/web.md)"
     assert g.describe("split AS 8H | KD 7C", "zh") == "头 AS 8H · 尾 KD 7C"
 
 
@@ -405,9 +405,10 @@ def test_cli_parses_words_and_splits() -> None:
 
     legal = ["split AS 8H | KD 7C", "split 8H 7C | AS KD", "split AS 7C | KD 8H"]
     assert parse_input("kd 7c | as 8h", legal) == "split AS 8H | KD 7C"
-    assert parse_input("AS 2H | KD 7C", legal) is None
+    assert parse_input("AS 2H | KD 7C", legal) == "split KD 7C | AS 2H", "read, though not this hand's split"
+    assert parse_input("红桃8 黑桃A | 方块K 梅花7", legal) == "split AS 8H | KD 7C"
     assert parse_input("开牌", ["open", "cover", "force"]) == "open"
-    assert parse_input("开牌 2", ["kill 1", "walk 1"]) is None
+    assert parse_input("开牌 2", ["kill 1", "walk 1"]) == "open 2", "read; the rule says why not"
     assert parse_input("开牌 2", ["call 2", "concede 2"]) == "call 2"
     assert parse_input("杀", ["kill 3", "walk 3"]) == "kill 3"
     assert parse_input("不信", ["believe", "doubt"]) == "doubt"
@@ -415,6 +416,7 @@ def test_cli_parses_words_and_splits() -> None:
     arrange(g, [B_BIG, P_SMALL])
     g.apply(1, "open")
     text = render(g.view(1), "zh")
-    assert "A♠" not in text and "开牌" in text and "open" in text
+    assert "A♠" not in text and "开牌" in text and "open" not in text, "Chinese says nothing twice"
+    assert "open" in render(g.view(1), "en")
     events = g.apply(0, "kill 1") + g.apply(1, "doubt")
     assert any("一.2" in format_event(ev, "zh") for ev in events)

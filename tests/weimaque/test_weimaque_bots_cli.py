@@ -61,7 +61,8 @@ def test_parse_input() -> None:
     assert parse_input("吃五四", legal) == "chi x4 x5"
     assert parse_input("过", legal) == "pass"
     assert parse_input("胡", legal) == "hu"
-    assert parse_input("九", legal) is None
+    assert parse_input("九", legal) == "discard x9", "read, though not in hand: the terminal gives the reason"
+    assert parse_input("大八", legal) == "discard d8" and parse_input("打 d8", legal) == "discard d8"
     assert parse_input("nonsense", legal) is None
 
 

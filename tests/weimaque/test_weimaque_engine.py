@@ -123,7 +123,7 @@ def test_watcher_never_decides() -> None:
     g = WeimaqueGame.new(seed=11)
     with pytest.raises(NotYourTurnError):
         g.apply(2, "discard x1")
-    assert "守醒" in g.why_illegal(2, "discard x1")
+    assert "守醒" in g.explain(2, "discard x1")["zh"] and "watcher" in g.why_illegal(2, "discard x1")
     while not g.finished:
         assert 2 not in g.to_move() and g.legal_actions(2) == []
         seat = g.to_move()[0]
@@ -304,7 +304,7 @@ def test_unclaimed_drawn_card_is_played_out_and_next_seat_draws() -> None:
 def test_kan_cannot_be_discarded() -> None:
     g = WeimaqueGame.from_deal(make_deal({0: "三三三"}))
     assert "discard x3" not in g.legal_actions(0)
-    with pytest.raises(IllegalActionError, match="砍"):
+    with pytest.raises(IllegalActionError, match="three of a kind"):
         g.apply(0, "discard x3")
 
 
@@ -315,7 +315,7 @@ def test_kan_may_be_split_to_peng_and_then_its_kind_is_locked() -> None:
     claim(g, {3: "peng"})
     assert g.hands[3][4] == 1 and g.melds[3] == [("peng", (4, 4, 4), 4)]
     assert "discard x5" not in g.legal_actions(3)
-    with pytest.raises(IllegalActionError, match="碰'd or 吃'd"):
+    with pytest.raises(IllegalActionError, match="punged or took a chi"):
         g.apply(3, "discard x5")
 
 
@@ -328,8 +328,9 @@ def test_kan_may_be_split_to_chi_and_chi_kind_is_locked() -> None:
     legal = g.legal_actions(1)
     assert "discard x3" in legal  # the two left of the split 砍 are ordinary cards now
     assert "discard x5" not in legal  # what was 吃'd is never discarded
-    with pytest.raises(IllegalActionError, match="吃"):
+    with pytest.raises(IllegalActionError, match="took a chi") as refused:
         g.apply(1, "discard x5")
+    assert "吃过" in refused.value.zh
 
 
 def test_unsplit_kan_scores_as_wei_at_a_win() -> None:
@@ -353,7 +354,7 @@ def test_guozhang_cannot_be_peng_or_chi() -> None:
     events = claim(g)  # everybody passes
     shown_at = events.index({"type": "draw", "seat": 1, "card": "x5", "stock": 21})
     assert events[shown_at + 1] == {"type": "played_out", "seat": 1, "card": "x5"}  # nobody was asked
-    assert "过张" in (g.peng_ok(3, 4) or "")
+    assert "passed card" in (g.peng_ok(3, 4) or "")
     assert g.guo >= {4}
 
 
@@ -376,7 +377,7 @@ def test_no_chi_of_a_card_you_could_peng() -> None:
     g = WeimaqueGame.from_deal(deal)
     discard(g, 0, "x5")
     assert "peng" in g.legal_actions(1) and not any(a.startswith("chi") for a in g.legal_actions(1))
-    assert "可以碰的牌不能吃" in g.why_illegal(1, "chi x3 x4")
+    assert "可以碰的牌不能吃" in g.explain(1, "chi x3 x4")["zh"]
 
 
 def test_no_chi_from_the_next_seat() -> None:
@@ -386,7 +387,7 @@ def test_no_chi_from_the_next_seat() -> None:
     discard(g, 0, "x5")
     assert g.to_move() == (1,)  # seat 1 may 吃; seat 3 is not asked
     assert g.legal_actions(3) == []
-    assert "下家" in g.why_illegal(3, "chi x3 x4")
+    assert "下家" in g.explain(3, "chi x3 x4")["zh"]
 
 
 def test_no_chi_of_a_card_you_discarded_yourself() -> None:
@@ -396,7 +397,7 @@ def test_no_chi_of_a_card_you_discarded_yourself() -> None:
     discard(g, 0, "x9")
     claim(g, {1: "peng"})
     discard(g, 1, "x5")
-    assert "出过" in (g.chi_ok(1, 4, 2, 3) or "")
+    assert "discarded yourself" in (g.chi_ok(1, 4, 2, 3) or "")
 
 
 def test_a_discard_never_wins() -> None:
@@ -576,12 +577,12 @@ def test_every_option_plays_leak_free_matches(options: dict[str, Any]) -> None:
     ({0: "三三三"}, [], 0, "discard x3", "砍", "three of a kind"),
     ({0: "五", 1: "拾拾拾拾"}, [], 0, "discard d10", "你手里没有", "you hold no"),
     ({0: "五"}, [], 0, "peng", "你要出牌", "you must discard"),
-    ({0: "五", 1: "三四 五五"}, ["discard x5"], 1, "chi x3 x4", "可以碰的牌不能吃", "could 碰"),
+    ({0: "五", 1: "三四 五五"}, ["discard x5"], 1, "chi x3 x4", "可以碰的牌不能吃", "could pung"),
     ({0: "五", 1: "六七", 3: "三四"}, ["discard x5"], 3, "chi x3 x4", "下家", "previous seat"),
     ({0: "五", 1: "九十"}, ["discard x5"], 1, "chi x9 x10", "一句顺子", "run of three"),
     ({0: "五", 3: "五"}, ["discard x5"], 3, "peng", "两张", "two of the card"),
     ({0: "捌", 3: WAIT_BA}, ["discard d8"], 3, "hu", "出的牌不能和牌", "only a drawn card"),
-    ({0: "五"}, [], 2, "discard x5", "守醒", "守醒"),
+    ({0: "五"}, [], 2, "discard x5", "守醒", "the watcher"),
     ({0: "五"}, [], 0, "discard", "不是动作", "not an action"),
 ])
 def test_refusals_say_why_in_both_languages(must: dict[int, str], moves: list[str], seat: int, action: str,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import time
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,6 +14,7 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from paiju.bots import get_bot
+from paiju.bots.base import bot_names
 from paiju.cli.parallel import RayAddress, ShowProgress, UseRay, Workers, emit, finished_seeds, run_work
 from paiju.core import ConfigError, Game, Record, UnknownGameError, game_names, get_game
 
@@ -38,6 +40,13 @@ class _Commands(TyperGroup):
         room = typer.Typer()
         register(room)
         return typer.main.get_command(room)
+
+
+class Lang(StrEnum):
+    """The languages a person may read the terminal in (a Typer choice: anything else is a usage error)."""
+
+    zh = "zh"
+    en = "en"
 
 
 app = typer.Typer(help="牌局 paiju — Chinese regional card and tile games.", no_args_is_help=True, cls=_Commands)
@@ -79,31 +88,37 @@ def games() -> None:
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="a registered game (`paiju games` lists them)")],
-    seat: Annotated[int, typer.Option(help="your seat")] = 0,
+    seat: Annotated[int, typer.Option(help="your seat, from 0")] = 0,
     seed: Annotated[int | None, typer.Option(help="deal seed (random if omitted)")] = None,
-    bots: Annotated[str, typer.Option(help="bot kind for the other seats")] = "best",
-    lang: Annotated[str, typer.Option(help="zh or en")] = "zh",
+    bots: Annotated[str, typer.Option(help="bot kind for the other seats: best, random or the game's own")] = "best",
+    lang: Annotated[Lang, typer.Option(help="language of the table and the options", case_sensitive=False)] = Lang.zh,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option key=value")] = None,
     watch: Annotated[bool, typer.Option(help="watch only (偎麻雀: sit as the 守醒)")] = False,
     delay: Annotated[float, typer.Option(help="seconds between moves when watching")] = 0.0,
     save: Annotated[Path | None, typer.Option(help="write the game record here at the end")] = None,
 ) -> None:
-    """Play against bots in the terminal."""
+    """Play against bots in the terminal.  Type an option's number, its words or the cards; ``?`` for help."""
+    from paiju.cli.render import say
     from paiju.cli.terminal import play_terminal
 
     cls = _game_class(game)
     cfg = _config(game, option)
+    if bots != "best" and bots not in bot_names(game):
+        raise typer.BadParameter(f"no bot {bots!r} for {game}; known: best, {', '.join(bot_names(game))}",
+                                 param_hint="--bots")
     seed = seed if seed is not None else int(time.time() * 1000) % 2**31
     g = cls.new(cfg, seed)
+    if not watch and not 0 <= seat < g.num_seats:
+        raise typer.BadParameter(f"{game} has seats 0–{g.num_seats - 1}, not {seat}", param_hint="--seat")
     human: int | None = None if watch else seat
     bot_seats = {s: get_bot(game, bots, seed + s) for s in range(g.num_seats) if s != human}
     try:
-        play_terminal(g, human, bot_seats, lang=lang, watch=g.watch_seat, delay=delay)
+        play_terminal(g, human, bot_seats, lang=lang.value, watch=g.watch_seat, delay=delay)
     except (KeyboardInterrupt, EOFError):
-        err.print("\n再见 bye")
+        err.print("\n" + say("bye", lang.value))
     if save is not None:
         save.write_text(g.record().to_json(), encoding="utf-8")
-        err.print(f"record saved to {save}")
+        err.print(say("record", lang.value, path=save))
 
 
 @app.command()
@@ -146,10 +161,11 @@ def sim(
 @app.command()
 def replay(
     file: Path,
-    lang: Annotated[str, typer.Option(help="zh or en")] = "zh",
+    lang: Annotated[Lang, typer.Option(help="language of the moves and the table", case_sensitive=False)] = Lang.zh,
 ) -> None:
     """Print a saved game record move by move."""
-    from paiju.cli.terminal import format_event, render_view
+    from paiju.cli.render import say
+    from paiju.cli.terminal import describe, format_event, render_view
 
     console = Console()
     try:
@@ -159,16 +175,17 @@ def replay(
     cls = _game_class(rec.game)
     g = cls(cls.config_class.from_dict(rec.config), rec.seed, rec.deal)
     console.print(f"[bold]{rec.game}[/] seed={rec.seed} config={json.dumps(rec.config, ensure_ascii=False)}")
+    lang_code = lang.value
     for n, (seat, action) in enumerate(rec.actions, 1):
-        label = g.describe(action, lang)
+        label = describe(g, action, lang_code)
         events = g.apply(seat, action)
-        console.print(f"{n:>4}. seat {seat}: {label}  [dim]{action}[/]")
+        console.print(f"{n:>4}. {say('seat', lang_code, n=seat)}: {label}  [dim]{action}[/]")
         for ev in events:
-            console.print(f"      · {format_event(g, ev, lang)}")
-    console.print(render_view(g, g.view(-2), lang))
+            console.print(f"      · {format_event(g, ev, lang_code)}")
+    console.print(render_view(g, g.view(-2), lang_code))
     result = g.result()
     if result is not None:
-        console.print("totals: " + "  ".join(f"{i}:{s:g}" for i, s in enumerate(result.scores)))
+        console.print(f"{say('totals', lang_code)}: " + "  ".join(f"{i}:{s:g}" for i, s in enumerate(result.scores)))
 
 
 def _register_optional() -> None:

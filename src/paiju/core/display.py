@@ -9,7 +9,8 @@ it broadcasts (``Game.event_text``), never on the engine's hot path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal, Protocol, TypedDict
 
 from .terms import Event, Text, View, text
@@ -28,13 +29,29 @@ __all__ = [
     "center",
     "fresh",
     "group",
+    "name_seats",
     "result_block",
     "seat_block",
     "table_block",
     "text",
+    "who",
 ]
 
 CardStyle = Literal["french", "tile", "paper"]
+SEAT_REF = re.compile(r"\{seat:(\d+)\}")
+
+
+def who(seat: object) -> str:
+    """A seat inside a game text: ``{seat:N}``, N counted from 0.  Each reader puts its own name there (the
+    browser the person's or bot's name, the terminal 座位N / seat N), so no text names a seat by a bare number
+    (docs/web.md, "Seats inside game texts")."""
+    return f"{{seat:{seat}}}"
+
+
+def name_seats(words: str, name: Callable[[int], str]) -> str:
+    """``words`` with every ``{seat:N}`` replaced by ``name(N)``."""
+    return SEAT_REF.sub(lambda m: name(int(m.group(1))), words) if "{seat:" in words else words
+
 FACE_DOWN = "??"
 """A card whose face the viewer may not see, wherever it lies."""
 

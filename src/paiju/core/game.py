@@ -305,8 +305,8 @@ class Game(ABC, Generic[C]):
             raise IllegalActionError(f"an action is a string, not {type(action).__name__}", seat=seat,
                                      zh="动作必须是一段文字")
         if seat not in self.to_move():
-            raise NotYourTurnError(f"seat {seat} has no decision to make now", seat=seat, action=action,
-                                   zh=f"座位{seat}现在不用行动")
+            raise NotYourTurnError("it is not your turn: you have no decision to make now", seat=seat,
+                                   action=action, zh="现在不是你的回合，不用行动")  # the seat is e.seat
         if not self.is_legal(seat, action):
             raise IllegalActionError(self.why_illegal(seat, action), seat=seat, action=action,
                                      zh=self.explain(seat, action)["zh"])

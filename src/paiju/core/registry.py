@@ -34,7 +34,11 @@ class Terminal:
     extra: Callable[[View, str], list[str]] | None = None
     """``(view, lang) -> lines`` drawn after the table."""
     parse_input: Callable[[str, Sequence[str]], str | None] | None = None
-    """``(typed text, legal actions) -> action``, or None when the text is not understood."""
+    """``(typed text, legal actions) -> action``, or None when the text is not understood.  The action may be
+    an illegal one (a tile not in hand): the terminal then shows the rule's reason (``Game.explain``)."""
+    hand: Callable[[View, str], list[str]] | None = None
+    """``(view, lang) -> lines`` drawing the viewer's own hand at the foot of the table (升级 groups it by
+    suit); None draws it on the seat's line like any seat's."""
     render: Callable[[View, str], str] | None = None
     format_event: Callable[[Event, str], str] | None = None
 

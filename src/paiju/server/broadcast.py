@@ -9,8 +9,21 @@ broadcaster only delivers.  A relay that carries a table's updates to clients he
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
+
+from paiju.core import Event, Game
 
 from .conn import Conn
+
+
+def with_text(game: Game[Any], events: list[Event]) -> list[Event]:
+    """Each public event with its words, ``text: {"zh", "en"}``, as the game's display code writes them (seats as
+    ``{seat:N}``, which the client names): attached here, where the room sends events, so the engines' own loops
+    (``paiju sim``, the RL environments) never pay for them.  A game with no words of its own (a test game)
+    sends its events bare, and the client words them from their type."""
+    if game.display_code is None and type(game).event_text is Game.event_text:
+        return events
+    return [{**event, "text": game.event_text(event)} for event in events]
 
 
 class Broadcaster:

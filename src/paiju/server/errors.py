@@ -135,12 +135,13 @@ class RoomError(Exception):
 
     @classmethod
     def refused(cls, e: ActionError) -> RoomError:
-        """The engine refused an action: its code, and its message as the detail."""
+        """The engine refused an action: its code, and the rule's reason in both languages (the engine's
+        message and its ``zh``), so the person reads why in the language they chose."""
         try:
             code = ErrorCode(e.code)
         except ValueError:  # an engine with a code of its own: still a refused action
             code = ErrorCode.ILLEGAL
-        return cls(code, str(e))
+        return cls(code, str(e), zh=e.zh if e.zh != str(e) else None)  # an engine with no Chinese: the code's
 
     def texts(self) -> tuple[str, str]:
         """(zh, en) for people."""

@@ -24,6 +24,7 @@ from . import scoring
 from . import storage as st
 from .accounts import accounts
 from .auth import Player
+from .broadcast import with_text
 from .errors import ErrorCode, RoomError, invite_required, no_table
 from .handlers import api, body_of, current_player, require_player, room_of
 from .tables import CardTable, Room, dumps
@@ -176,7 +177,7 @@ def replay_index(row: st.TableRow, seats: list[dict[str, Any]]) -> dict[str, Any
     last_result = game.view(OMNISCIENT, copy=False)["table"].get("last_result")
     for n, (seat, action, at) in enumerate(row.actions, start=1):
         zh, en = game.describe(action, "zh"), game.describe(action, "en")
-        events = game.apply(seat, action)
+        events = with_text(game, game.apply(seat, action))
         steps.append({"n": n, "seat": seat, "action": action, "zh": zh, "en": en, "at": at, "events": events,
                       "hand": len(hands) + 1})
         result = game.view(OMNISCIENT, copy=False)["table"].get("last_result")

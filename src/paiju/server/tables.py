@@ -30,7 +30,7 @@ from paiju.core import SPECTATOR, ActionError, ConfigError, Event, Game, Window,
 from . import scoring
 from .auth import Player
 from .bots import BotFactory, TableBots, default_bot_factory
-from .broadcast import Broadcaster
+from .broadcast import Broadcaster, with_text
 from .clock import NO_DEADLINES, Deadlines, Timers, Windows, next_deadlines
 from .conn import _ENCODER, Conn, dumps, dumps_events
 from .errors import ErrorCode, RoomError, invite_required, no_table
@@ -521,6 +521,7 @@ class CardTable:
                 await self._rebuild()
                 raise RoomError(ErrorCode.SERVER_ERROR, "the engine failed on that action; the table was rebuilt",
                                 zh="引擎出错，牌桌已按记录重建") from None
+            new = with_text(g, new)  # the words go with the room's events, not the engine's
             events.extend(new)
             self.held.clear()  # the game moved on: whoever it asks now answers afresh
             now = self.settings.clock()

@@ -8,10 +8,11 @@ import { api, ApiError, player, wsUrl } from "./api.js";
 import { drawBoard, eventLine, resultReveal, resultTable, seatBadges } from "./board.js";
 import { cardsInAction, cardText, renderCard, richText } from "./cards.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
-import { errorText, t, verbLabel } from "./i18n.js";
+import { errorText, lang, t, verbLabel } from "./i18n.js";
 import { flyAway, flyIn, lift, reducedMotion } from "./motion.js";
 import { botName, say, seatName, useSeats } from "./names.js";
 import { onPrefChange, pref, setPref } from "./prefs.js";
+import { openHistoryPanel, ScoreHistory } from "./history.js";
 import { openRulesPanel } from "./rules.js";
 import { cue } from "./sound.js";
 import { TrickTable } from "./trick.js";
@@ -52,6 +53,7 @@ export function showTable(ctx, tableId, invite) {
   let pongTimer = null;
   let drawn = null; // what the last render put on the table, to animate what arrives
   const tricks = new TrickTable(() => render());
+  const scoreHistory = new ScoreHistory(tableId);
   const tick = setInterval(updateCountdown, 250);
   const pinger = setInterval(ping, PING_EVERY_MS);
   useSeats(() => s.info?.seats || null);
@@ -253,6 +255,7 @@ export function showTable(ctx, tableId, invite) {
     }
     if (s.confirming && !s.legal.some((e) => e.action === s.confirming.action)) s.confirming = null;
     tricks.update(s.view, events, fresh);
+    scoreHistory.note(s.view);
     const last = s.view?.table?.last_result;
     const key = last ? JSON.stringify(last) : null;
     if (key && key !== s.resultKey) {
@@ -350,10 +353,10 @@ export function showTable(ctx, tableId, invite) {
     return null;
   }
 
-  // When a new decision comes, scroll (if needed) so your hand and the action bar are both in view — with the
-  // trick you must follow above them when all three fit.
+  // When a new decision comes (or the language changes under it), scroll (if needed) so your hand and the
+  // action bar are both in view — with the trick you must follow above them when all three fit.
   function keepDecisionInView() {
-    const key = s.legal.length ? `${s.seq}:${s.legal.length}` : null;
+    const key = s.legal.length ? `${s.seq}:${s.legal.length}:${lang()}` : null; // another language: other sizes
     if (key === s.decisionKey) return;
     s.decisionKey = key;
     if (!key || document.getElementById("result-panel")) return;
@@ -390,6 +393,13 @@ export function showTable(ctx, tableId, invite) {
       h("span", { class: "spacer" }),
       h("span", { class: "conn", id: "conn", role: "status", "aria-live": "polite" }),
       game ? h("button", { class: "small", id: "rules-open", onclick: () => openRulesPanel(game, gameName()) }, t("rules")) : null,
+      s.view?.table ? h("button", {
+        class: "small", id: "history-open", title: t("history_hint"),
+        onclick: () => openHistoryPanel(scoreHistory.rows, {
+          n: s.view.table.seats?.length || s.view.totals?.length || 0, seats: s.info?.seats, mine: mySeat(),
+          totals: s.view.totals,
+        }),
+      }, t("score_history")) : null,
       s.info?.status === "finished"
         ? h("button", { class: "small", id: "top-replay", onclick: () => ctx.navigate(replayPath()) }, t("replay"))
         : null,
@@ -831,7 +841,7 @@ export function showTable(ctx, tableId, invite) {
       if (s.selection.size) { s.selection.clear(); render(); }
       return;
     }
-    if (document.getElementById("result-panel") || document.getElementById("rules-panel")) return;
+    if (["result-panel", "rules-panel", "history-panel"].some((id) => document.getElementById(id))) return;
     if (s.confirming && e.key === "Enter") {
       e.preventDefault();
       act(s.confirming.action);
@@ -864,6 +874,7 @@ export function showTable(ctx, tableId, invite) {
       document.removeEventListener("keydown", onKey);
       document.getElementById("result-panel")?.remove();
       document.getElementById("rules-panel")?.remove();
+      document.getElementById("history-panel")?.remove();
       document.title = t("app");
       if (ws) ws.close(1000);
     },

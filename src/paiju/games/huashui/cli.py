@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from paiju.cli.render import render_table
+from paiju.cli.render import render_table, seats_named
 from paiju.core.registry import Terminal
 from paiju.core.terms import text
 
 from .engine import HuashuiGame
-from .tiles import TILE_TEXT, parse_tile, tile_zh
+from .tiles import TILE_TEXT, parse_tile, tile_en, tile_zh
 from .view import event_text
 
 _COLOUR = {"m": "red", "p": "blue", "s": "green", "z": "magenta"}
@@ -22,15 +22,14 @@ _TILE_OF = {text: t for t, text in enumerate(TILE_TEXT)}
 
 
 def tile_label(text: str, lang: str = "zh") -> str:
-    """One tile as rich markup: ``[red]5万[/]`` (zh) or ``[red]5m[/]`` (en); ``??`` for a face-down tile."""
+    """One tile as rich markup: ``[red]五万[/]`` (zh, as the options name it) or ``[red]5m[/]``,
+    ``[magenta]East[/]`` (en); ``🀫`` face down."""
     if text == "??":
         return "[dim]🀫[/]"
     t = _TILE_OF.get(text)
     if t is None:
         return text
-    name = tile_zh(t) if lang == "zh" else text
-    if lang == "zh" and t < 27:
-        name = f"{t % 9 + 1}{name[-1]}"
+    name = tile_zh(t) if lang == "zh" else tile_en(t)
     return f"[{_COLOUR[text[-1]]}]{name}[/]"
 
 
@@ -43,17 +42,20 @@ def extra(view: dict[str, Any], lang: str = "zh") -> list[str]:
     zh = lang == "zh"
     out = []
     if view.get("drawn"):
-        out.append(f"{'摸 drew' if zh else 'drew'}: {tile_label(view['drawn'], lang)}")
+        out.append(f"{'摸到' if zh else 'drew'}: {tile_label(view['drawn'], lang)}")
     claim = view.get("claim")
     if claim:
-        what = ("抢杠 rob the kong" if zh else "rob the kong") if claim.get("robbing") else \
-            ("打出 discarded" if zh else "discarded")
-        seat = "座位 seat" if zh else "seat"
-        out.append(f"[bold yellow]{seat} {claim['from']} {what} {tile_label(claim['tile'], lang)}[/]")
+        tile = tile_label(claim["tile"], lang)
+        if zh:
+            what = "抢杠" if claim.get("robbing") else "打出"
+            out.append(f"[bold yellow]座位{claim['from']} {what} {tile}[/]")
+        else:
+            what = "adds a kong with" if claim.get("robbing") else "discarded"
+            out.append(f"[bold yellow]seat {claim['from']} {what} {tile}[/]")
     locked = view.get("locked")
     if locked:
-        shown = ("全部 all" if zh else "all") if locked == "all" else tiles_label(locked, lang)
-        out.append(f"[dim]{'过胡锁定 pass lock' if zh else 'pass lock'}: {shown}[/]")
+        shown = ("全部" if zh else "all") if locked == "all" else tiles_label(locked, lang)
+        out.append(f"[dim]{'过胡锁定' if zh else 'pass lock'}: {shown}[/]")
     return out
 
 
@@ -63,38 +65,49 @@ def render(view: dict[str, Any], lang: str = "zh") -> str:
 
 
 def format_event(event: dict[str, Any], lang: str = "zh") -> str:
-    """One public event as a log line (the game's event text)."""
-    return event_text(event)["zh" if lang == "zh" else "en"]
+    """One public event as a log line (the game's event text, seats named as the terminal names them)."""
+    return seats_named(event_text(event)["zh" if lang == "zh" else "en"], lang)
 
 
 _WORDS = {
-    "hu": "hu", "h": "hu", "胡": "hu", "win": "hu", "zimo": "hu", "自摸": "hu",
-    "pass": "pass", "p": "pass", "过": "pass", "guo": "pass",
+    "hu": "hu", "h": "hu", "胡": "hu", "和": "hu", "win": "hu", "zimo": "hu", "自摸": "hu", "胡牌": "hu",
+    "pass": "pass", "p": "pass", "过": "pass", "guo": "pass", "不要": "pass",
 }
+_VERBS = {"peng": "pung", "碰": "pung", "pung": "pung", "gang": "kong", "杠": "kong", "kong": "kong",
+          "暗杠": "kong", "补杠": "kong", "d": "discard", "da": "discard", "打": "discard", "出": "discard",
+          "discard": "discard", "吃": "chi", "chi": "chi", "chow": "chi"}
 
 
-def parse_input(text: str, legal: Sequence[str]) -> str | None:
-    """Accept ``5m`` (discard it), ``hu``/``胡``, ``pass``/``过``, ``peng``/``碰`` and ``gang``/``杠`` [tile]."""
-    words = text.strip().lower().split()
+def parse_input(typed: str, legal: Sequence[str]) -> str | None:
+    """Read ``二万`` / ``5m`` / ``打 二万`` / ``打二万`` (discard it), ``胡``/``hu``, ``过``/``pass``,
+    ``碰``/``peng`` and ``杠``/``gang`` [tile]: the action it means, legal or not (吃 too, so its refusal can
+    say there is no chow)."""
+    raw = typed.strip()
+    words = raw.split()
     if not words:
         return None
-    head = words[0]
-    if head in _WORDS and _WORDS[head] in legal:
+    head = words[0].lower()
+    if len(words) == 1 and head in _WORDS:
         return _WORDS[head]
-    verb = {"peng": "pung", "碰": "pung", "pung": "pung", "gang": "kong", "杠": "kong", "kong": "kong",
-            "d": "discard", "da": "discard", "打": "discard", "discard": "discard"}.get(head)
     rest = words[1:]
+    verb = _VERBS.get(head)
+    if verb is None:
+        for word, v in sorted(_VERBS.items(), key=lambda item: -len(item[0])):
+            if not word.isascii() and raw.startswith(word):
+                verb, rest = v, [raw[len(word):].strip()]
+                break
     if verb is None:
         verb, rest = "discard", words
-    options = [a for a in legal if a.startswith(verb + " ")]
-    if not rest:
-        return options[0] if len(options) == 1 else None
+    if verb == "chi":
+        return "chi " + " ".join(rest) if rest else "chi"
+    if not rest or rest == [""]:
+        options = [a for a in legal if a.startswith(verb + " ")]
+        return options[0] if len(options) == 1 else (verb if not options else None)
     try:
-        tile = TILE_TEXT[parse_tile(rest[0])]
+        tile = TILE_TEXT[parse_tile(" ".join(rest) if len(rest) > 1 else rest[0])]
     except ValueError:
         return None
-    action = f"{verb} {tile}"
-    return action if action in legal else None
+    return f"{verb} {tile}"
 
 
 TERMINAL = Terminal(card=tile_label, extra=extra, parse_input=parse_input)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.core.display import center, group, seat_block, table_block
+from paiju.core.display import center, group, seat_block, table_block, who
 from paiju.core.terms import OMNISCIENT, Event, Seat, Text, View, text
 
 from .rules import WinPayment
@@ -22,7 +22,7 @@ from .state import (
     TURN,
     HuashuiState,
 )
-from .tiles import TILE_TEXT, Tile, tile_zh
+from .tiles import TILE_TEXT, Tile, tile_en, tile_zh
 
 MELD_LABEL = {
     PUNG: text("碰", "pung"),
@@ -132,13 +132,13 @@ def build(g: HuashuiState, viewer: int) -> View:
 def label(g: HuashuiState, action: str) -> Text:
     verb, tile = ACTIONS.get(action, ("", -1))
     if verb == HU:
-        return text("胡 (win)", "win (hu)")
+        return text("胡", "win (hu)")
     if verb == PASS:
-        return text("过 (pass)", "pass")
+        return text("过", "pass")
     words = {"discard": ("打", "discard"), "pung": ("碰", "pung"), "kong": ("杠", "kong")}.get(verb)
     if words is None:
         return text(action, action)
-    return text(f"{words[0]} {tile_zh(tile)}", f"{words[1]} {TILE_TEXT[tile]}")
+    return text(f"{words[0]} {tile_zh(tile)}", f"{words[1]} {tile_en(tile)}")
 
 
 def explain(g: HuashuiState, seat: Seat, action: str) -> Text | None:
@@ -146,7 +146,10 @@ def explain(g: HuashuiState, seat: Seat, action: str) -> Text | None:
     verb, tile = ACTIONS.get(action, ("", -1))
     if action.startswith("chi") or action.startswith("chow"):
         return text("滑水麻将只可碰，可杠，不可吃牌",
-                    "no chow in 滑水麻将: 只可碰，可杠，不可吃牌 (pung and kong only)")
+                    "no chow in Huashui mahjong: pung and kong only")
+    if action in ("pung", "kong"):
+        zh = "碰" if action == "pung" else "杠"
+        return text(f"{zh}：现在没有可{zh}的牌", f"{action}: there is no tile you can {action} now")
     if not verb:
         return text(f"{action!r} 不是动作：可用 'discard 5m'、'kong 5m'、'pung 5m'、'hu'、'pass'",
                     f"{action!r} is not an action: use 'discard 5m', 'kong 5m', 'pung 5m', 'hu' or 'pass'")
@@ -154,21 +157,21 @@ def explain(g: HuashuiState, seat: Seat, action: str) -> Text | None:
         if verb == HU:
             if g.drew:
                 return text("胡：手牌还不成胡（四副加一对，或对胡）",
-                            "hu: your hand is not complete (four sets and a pair, or the 对胡 pairs)")
+                            "hu: your hand is not complete (four sets and a pair, or the pairs hands)")
             return text("胡：碰牌后要先出牌；自摸要有摸到的牌",
-                        "hu: after a 碰 you must discard; a self-drawn win needs a drawn tile")
+                        "hu: after a pung you must discard; a self-drawn win needs a drawn tile")
         if verb == "kong":
             if g.back <= g.front:
                 return text("杠：牌墙已空，没有补牌", "kong: the wall is empty, there is no replacement tile")
             if tile in g.held_fourth[seat] and g.counts[seat][tile]:
                 return text(f"杠 {tile_zh(tile)}：过路杠要碰牌后又自己摸到第四张；碰的时候已经在手里的这张不能补杠",
-                            f"kong {TILE_TEXT[tile]}: an added kong (过路杠) needs the fourth tile drawn after the "
-                            "pung (碰牌后又自己摸到一張); you already held this one when you punged")
+                            f"kong {tile_en(tile)}: an added kong needs the fourth tile drawn after the pung; "
+                            "you already held this one when you punged")
             return text(f"杠 {tile_zh(tile)}：要手里有四张，或碰过再有第四张",
-                        f"kong {TILE_TEXT[tile]}: you need four in hand or a pung of it plus the fourth")
+                        f"kong {tile_en(tile)}: you need four in hand or a pung of it plus the fourth")
         if verb == "discard":
             return text(f"打 {tile_zh(tile)}：你手里没有这张",
-                        f"discard {TILE_TEXT[tile]}: that tile is not in your hand")
+                        f"discard {tile_en(tile)}: that tile is not in your hand")
         return text(f"{action}：现在是出牌，没有可碰杠胡的牌",
                     f"{action}: nothing to claim now, it is a turn (discard, kong or hu)")
     if verb == HU and (g.lock_all[seat] or g.claim_tile in g.locks[seat]):
@@ -187,13 +190,13 @@ def kong_line(kind: str, tile: Tile, amount: int, points: list[int]) -> dict[str
               "kong_exposed": ("放杠", "kong on a discard")}[kind]
     pays_zh, pays_en = (("放杠者付", "the discarder pays") if kind == "kong_exposed"
                         else ("每家付", "each other pays"))
-    return payment_line(f"{zh} {tile_zh(tile)}: {pays_zh} {amount}", f"{en} {TILE_TEXT[tile]}: {pays_en} {amount}",
+    return payment_line(f"{zh} {tile_zh(tile)}: {pays_zh} {amount}", f"{en} {tile_en(tile)}: {pays_en} {amount}",
                         points)
 
 
 def follow_line(tile: Tile, amount: int, points: list[int]) -> dict[str, Any]:
     return payment_line(f"跟庄 {tile_zh(tile)}: 庄家付每家 {amount}",
-                        f"follow the dealer ({TILE_TEXT[tile]}): dealer pays each {amount}", points)
+                        f"follow the dealer ({tile_en(tile)}): dealer pays each {amount}", points)
 
 
 MULTIPLIER_NAMES = {"rob": ("抢杠", "robbing the kong"), "dui_hu": ("对胡", "seven pairs"),
@@ -209,11 +212,11 @@ def win_line(winner: Seat, payer: Seat, pay: WinPayment) -> dict[str, Any]:
         rob = pay.how == "rob"
         zh = f"{'抢杠' if rob else '点炮'} {pay.base}"
         en = f"{'robbing a kong' if rob else 'win on a discard'} {pay.base}"
-        zh_pay, en_pay = f"座位{payer}付 {pay.amount}", f"seat {payer} pays {pay.amount}"
+        zh_pay, en_pay = f"{who(payer)}付 {pay.amount}", f"{who(payer)} pays {pay.amount}"
     mult_zh = "".join(f" ×{m}({MULTIPLIER_NAMES[k][0]})" for k, m in pay.multipliers)
     mult_en = "".join(f" ×{m} ({MULTIPLIER_NAMES[k][1]})" for k, m in pay.multipliers)
-    return payment_line(f"座位{winner} 胡: {zh}{mult_zh} → {zh_pay}",
-                        f"seat {winner} wins: {en}{mult_en} → {en_pay}", pay.points)
+    return payment_line(f"{who(winner)} 胡: {zh}{mult_zh} → {zh_pay}",
+                        f"{who(winner)} wins: {en}{mult_en} → {en_pay}", pay.points)
 
 
 def drawn_line() -> dict[str, Any]:
@@ -233,7 +236,8 @@ _KONG = {KONG_CONCEALED: ("暗杠", "concealed kong"), "kong_added": ("过路杠
 def _tile(t: Any) -> tuple[str, str]:
     if not isinstance(t, str) or t not in TILE_TEXT:
         return "", ""
-    return tile_zh(TILE_TEXT.index(t)), t
+    n = TILE_TEXT.index(t)
+    return tile_zh(n), tile_en(n)
 
 
 def event_text(event: Event) -> Text:
@@ -242,27 +246,28 @@ def event_text(event: Event) -> Text:
     s = event.get("seat")
     tz, te = _tile(event.get("tile"))
     if kind == "discard":
-        return text(f"座位{s} 打 {tz}", f"seat {s} discards {te}")
+        return text(f"{who(s)} 打 {tz}", f"{who(s)} discards {te}")
     if kind == "draw":
         extra = ("（杠后补牌）", " (kong replacement)") if event.get("replacement") else ("", "")
-        return text(f"座位{s} 摸牌{extra[0]}，余 {event.get('wall')}",
-                    f"seat {s} draws{extra[1]}, {event.get('wall')} left")
+        return text(f"{who(s)} 摸牌{extra[0]}，余 {event.get('wall')}",
+                    f"{who(s)} draws{extra[1]}, {event.get('wall')} left")
     if kind == "pung":
-        return text(f"座位{s} 碰 {tz}（座位{event.get('from')}打出）",
-                    f"seat {s} pungs {te} from seat {event.get('from')}")
+        return text(f"{who(s)} 碰 {tz}（{who(event.get('from'))}打出）",
+                    f"{who(s)} pungs {te} from {who(event.get('from'))}")
     if kind == "kong":
         zh, en = _KONG.get(str(event.get("kind")), ("杠", "kong"))
-        return text(f"座位{s} {zh} {tz}", f"seat {s} {en} {te}")
+        return text(f"{who(s)} {zh} {tz}", f"{who(s)} {en} {te}")
     if kind == "follow_dealer":
         return text(f"跟庄 {tz}：庄家付每家 {event.get('amount')}",
                     f"follow the dealer on {te}: the dealer pays each {event.get('amount')}")
     if kind == "win":
         how = _HOW.get(str(event.get("how")), ("", ""))
-        seats = ", ".join(str(w) for w in event.get("seats", []))
+        winners = event.get("seats", [])
         hands = event.get("hands", {})
-        shown_zh = "；".join(f"座位{w}：{''.join(_tile(t)[0] for t in h)}" for w, h in hands.items())
-        shown_en = "; ".join(f"seat {w}: {' '.join(h)}" for w, h in hands.items())
-        return text(f"胡！座位 {seats} {how[0]} {tz} · {shown_zh}", f"win: seat {seats} {how[1]} {te} · {shown_en}")
+        shown_zh = "；".join(f"{who(w)}：{''.join(_tile(t)[0] for t in h)}" for w, h in hands.items())
+        shown_en = "; ".join(f"{who(w)}: {' '.join(h)}" for w, h in hands.items())
+        return text(f"胡！{'、'.join(who(w) for w in winners)} {how[0]} {tz} · {shown_zh}",
+                    f"win: {', '.join(who(w) for w in winners)} {how[1]} {te} · {shown_en}")
     if kind == "drawn_hand":
         return text("流局：牌墙摸完", "drawn hand: the wall is empty")
     if kind == "settlement":
@@ -272,8 +277,8 @@ def event_text(event: Event) -> Text:
         return text(f"{title['zh']} {scores} · 累计 {totals}", f"{title['en']} {scores} · totals {totals}")
     if kind == "hand_start":
         dice = event.get("dice", [0, 0])
-        return text(f"第{event.get('hand')}局：庄家 座位{event.get('dealer')}，骰子 {dice[0]}+{dice[1]}",
-                    f"hand {event.get('hand')}: dealer seat {event.get('dealer')}, dice {dice[0]}+{dice[1]}")
+        return text(f"第{event.get('hand')}局：庄家 {who(event.get('dealer'))}，骰子 {dice[0]}+{dice[1]}",
+                    f"hand {event.get('hand')}: dealer {who(event.get('dealer'))}, dice {dice[0]}+{dice[1]}")
     if kind == "match_over":
         totals = " ".join(f"{p:+d}" for p in event.get("totals", []))
         return text(f"终局 {totals}", f"match over {totals}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from paiju.core.cards import SUIT_SYMBOLS, SUIT_ZH, SUITS, Card, card_text, parse_cards, pretty
-from paiju.core.display import Select, TableBlock, center, group, result_block, seat_block, table_block
+from paiju.core.display import Select, TableBlock, center, group, result_block, seat_block, table_block, who
 from paiju.core.errors import NotationError
 from paiju.core.terms import Event, Text, View, text
 
@@ -136,13 +136,14 @@ def _table(g: ShengjiState, viewer: int, v: View) -> TableBlock:
     info = [
         text(f"第{v['hand_no']}局 打{lvl} 主{trump_zh}", f"hand {v['hand_no']}, level {lvl}, trump {trump_en}"),
         text(f"级别 南北{LEVEL_NAMES[g.levels[0]]} 东西{LEVEL_NAMES[g.levels[1]]}",
-             f"levels: seats 0+2 {LEVEL_NAMES[g.levels[0]]}, seats 1+3 {LEVEL_NAMES[g.levels[1]]}"),
+             f"levels: {who(0)} & {who(2)} at {LEVEL_NAMES[g.levels[0]]}, "
+             f"{who(1)} & {who(3)} at {LEVEL_NAMES[g.levels[1]]}"),
         text(f"闲家得分 {g.captured}", f"attackers' points {g.captured}"),
     ]
     if g.bid is not None and not g.trump_set:
         b = g.bid
         shown = cards_text([b[1]] * b[2])
-        info.append(text(f"{b[0]}号亮 {shown}", f"seat {b[0]} bid {shown}"))
+        info.append(text(f"{who(b[0])}亮 {shown}", f"{who(b[0])} bid {shown}"))
     current = dict(g.trick)
     seats = []
     for s in range(SEATS):
@@ -206,7 +207,7 @@ def label(g: ShengjiState, action: str) -> Text:
         return text(action, action)
     if verb == "pass":
         return text(*words)
-    return text(f"{words[0]} {cards}", f"{words[1]} {cards}")
+    return text(f"{words[0]} {cards}", f"{words[1]} {_en(cards)}")
 
 
 def explain(g: ShengjiState, seat: int, action: str) -> Text | None:
@@ -228,7 +229,7 @@ def refusal_text(r: Refusal) -> Text:
         case "not_string":
             return text("动作必须是一段文字", "an action is a string")
         case "not_deciding":
-            return text(f"座位{f[0]}现在不用行动", f"seat {f[0]} has no decision to make now")
+            return text("现在不是你的回合，不用行动", "it is not your turn: you have no decision to make now")
         case "notation":
             return text(f"牌的写法不对：{f[0]}", f[0])
         case "deal_only_bid":
@@ -248,11 +249,11 @@ def refusal_text(r: Refusal) -> Text:
             return _held(f[0], f[1])
         case "self_overcall":
             return text("不能自反：自己的亮主只能用同一张牌加强（自保）",
-                        "you cannot overcall your own bid (no 自反); you may only strengthen it with the same card")
+                        "you cannot overcall your own bid; you may only strengthen it with the same card")
         case "weak_bid":
             shown = cards_text([f[0]] * f[1])
             return text(f"抢亮：要比已亮的 {shown} 大（同级别的不行）",
-                        f"a bid must beat the standing bid {shown} (抢亮: equal bids lose)")
+                        f"a bid must beat the standing bid {shown} (equal bids lose)")
         case "bury_now":
             return text(f"庄家现在扣底：bury <{KITTY}张牌>", f"the dealer buries {KITTY} cards now: bury <12 cards>")
         case "bury_count":
@@ -292,6 +293,11 @@ def refusal_text(r: Refusal) -> Text:
 
 
 # ---- events ----------------------------------------------------------------------------------------
+def _en(shown: str) -> str:
+    """Cards as :func:`_pretty` shows them, with the jokers' English codes (as the English terminal shows them)."""
+    return shown.replace("大王", "BJ").replace("小王", "SJ")
+
+
 def _pretty(cards: list[str]) -> str:
     out = []
     for t in cards:
@@ -308,32 +314,32 @@ def event_text(event: Event) -> Text:
     s = event.get("seat")
     if kind == "bid":
         shown = _pretty(event["cards"])
-        return text(f"{s}号亮主 {shown}", f"seat {s} bids {shown}")
+        return text(f"{who(s)}亮主 {shown}", f"{who(s)} bids {_en(shown)}")
     if kind == "trump":
         trump = event["trump"]
         name_zh = trump_label(SUITS.index(trump), "zh") if trump else "无主"
         name_en = SUIT_SYMBOLS[trump] if trump else "no-trump"
         if event["by"] is None:
             card = _pretty([event["kitty_card"]])
-            how = text(f"底牌第三张 {card}", f"third kitty card {card}")
+            how = text(f"底牌第三张 {card}", f"third kitty card {_en(card)}")
         else:
-            how = text(f"{event['by']}号亮", f"seat {event['by']}'s bid")
-        return text(f"主牌 {name_zh}（{how['zh']}），{event['dealer']}号坐庄",
-                    f"trump {name_en} ({how['en']}); seat {event['dealer']} deals")
+            how = text(f"{who(event['by'])}亮", f"{who(event['by'])}'s bid")
+        return text(f"主牌 {name_zh}（{how['zh']}），{who(event['dealer'])}坐庄",
+                    f"trump {name_en} ({how['en']}); {who(event['dealer'])} deals")
     if kind == "kitty_taken":
-        return text(f"{s}号拿底牌", f"seat {s} takes the kitty")
+        return text(f"{who(s)}拿底牌", f"{who(s)} takes the kitty")
     if kind == "buried":
-        return text(f"{s}号扣底", f"seat {s} buries {KITTY} cards")
+        return text(f"{who(s)}扣底", f"{who(s)} buries {KITTY} cards")
     if kind == "play":
         shown = _pretty(event["cards"])
-        return text(f"{s}号出 {shown}", f"seat {s} plays {shown}")
+        return text(f"{who(s)}出 {shown}", f"{who(s)} plays {_en(shown)}")
     if kind == "throw_failed":
         tried, played = _pretty(event["tried"]), _pretty(event["played"])
-        return text(f"{s}号甩牌 {tried} 失败（吃苍蝇 {event['penalty']} 分），改出 {played}",
-                    f"seat {s}'s throw {tried} fails (penalty {event['penalty']}); plays {played}")
+        return text(f"{who(s)}甩牌 {tried} 失败（吃苍蝇 {event['penalty']} 分），改出 {played}",
+                    f"{who(s)}'s throw {_en(tried)} fails (penalty {event['penalty']}); plays {_en(played)}")
     if kind == "trick":
-        return text(f"{event['winner']}号赢这一轮，{event['points']}分；闲家共 {event['attacker_points']}",
-                    f"seat {event['winner']} wins the trick, {event['points']} points; "
+        return text(f"{who(event['winner'])}赢这一轮，{event['points']}分；闲家共 {event['attacker_points']}",
+                    f"{who(event['winner'])} wins the trick, {event['points']} points; "
                     f"attackers {event['attacker_points']}")
     if kind == "hand_end":
         kitty = f"{event['kitty_points']}×{event['kitty_factor']}"
@@ -345,8 +351,8 @@ def event_text(event: Event) -> Text:
                     f"hand {event['hand']} over: attackers {event['total']} (kitty {kitty}), {en.format(n=n)}, "
                     f"levels {levels}")
     if kind == "hand_start":
-        return text(f"第{event['hand']}局，{event['dealer']}号坐庄",
-                    f"hand {event['hand']}, seat {event['dealer']} deals")
+        return text(f"第{event['hand']}局，{who(event['dealer'])}坐庄",
+                    f"hand {event['hand']}, {who(event['dealer'])} deals")
     if kind == "match_end":
         reason = {"passed_a": ("过A", "a side passed A"), "max_hands": ("局数已满", "the last hand was played")}.get(
             event["reason"], (event["reason"], event["reason"]))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from paiju.cli.render import cards_markup, french_card, render_table
+from paiju.cli.render import cards_markup, french_card, render_table, say, seats_named
 from paiju.core.errors import NotationError
 from paiju.core.registry import Terminal
 from paiju.core.terms import text
@@ -32,10 +32,9 @@ def extra(view: dict[str, Any], lang: str = "zh") -> list[str]:
     shown = [(s, a) for s, a in enumerate(prev["arrangement"]) if a is not None and s != you]
     if not shown:
         return []
-    head = (f"[dim]上局亮牌 last round's shown hands (banker seat {prev['banker']}):[/]" if lang == "zh"
+    head = (f"[dim]上局亮牌（庄家 座位{prev['banker']}）：[/]" if lang == "zh"
             else f"[dim]last round's shown hands (banker seat {prev['banker']}):[/]")
-    return ["", head, *(f"  {'座' if lang == 'zh' else 'seat '}{s}: {_cards(a['head'])} | {_cards(a['tail'])}"
-                        for s, a in shown)]
+    return [head, *(f"  {say('seat', lang, n=s)}: {_cards(a['head'])} | {_cards(a['tail'])}" for s, a in shown)]
 
 
 def render(view: dict[str, Any], lang: str = "zh") -> str:
@@ -44,8 +43,8 @@ def render(view: dict[str, Any], lang: str = "zh") -> str:
 
 
 def format_event(event: dict[str, Any], lang: str = "zh") -> str:
-    """One public event as a log line (the game's event text)."""
-    return event_text(event)["zh" if lang == "zh" else "en"]
+    """One public event as a log line (the game's event text, seats named as the terminal names them)."""
+    return seats_named(event_text(event)["zh" if lang == "zh" else "en"], lang)
 
 
 _WORDS: dict[str, list[str]] = {}
@@ -58,25 +57,28 @@ for _w, _action in {"开": "open", "盖": "cover", "喝": "drink", "比": "compa
 
 
 def parse_input(text: str, legal: Sequence[str]) -> str | None:
-    """Accept Chinese or English words (``杀 2``, ``不信``, ``cover``) and splits in any order
-    (``KD 7C | AS 8H``, ``ks 7c|as 8h``)."""
+    """Read Chinese or English words (``杀 2``, ``不信``, ``cover``) and splits in any order and notation
+    (``KD 7C | AS 8H``, ``ks 7c|as 8h``, ``红桃A 黑桃8 | 方块K 梅花7``): the action meant, legal or not (the rule
+    then says why not); None if unreadable."""
     text = text.strip()
     if "|" in text:
         try:
             arr = parse_arrangement(text.replace(",", " "))
         except NotationError:
             return None
-        action = "split " + arrangement_text(arr)
-        return action if action in legal else None
+        return "split " + arrangement_text(arr)
     word, _, rest = text.partition(" ")
     rest = rest.strip()
-    for action in _WORDS.get(word, []) + _WORDS.get(word.lower(), []):
+    meant = _WORDS.get(word, []) + _WORDS.get(word.lower(), [])
+    for action in meant:
         candidate = f"{action} {rest}" if rest else action
         if candidate in legal:
             return candidate
         targeted = [a for a in legal if a.split()[0] == action]
         if not rest and len(targeted) == 1:
             return targeted[0]
+    if meant:
+        return f"{meant[0]} {rest}" if rest else meant[0]
     return None
 
 

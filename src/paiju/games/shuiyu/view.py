@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from paiju.core.cards import card_text, parse_card, pretty
-from paiju.core.display import group, result_block, seat_block, table_block
+from paiju.core.display import group, result_block, seat_block, table_block, who
 from paiju.core.errors import NotationError
 from paiju.core.terms import OMNISCIENT, Event, Text, View, text
 
@@ -58,6 +58,14 @@ _BANKER = text("庄", "banker")
 _PLAYER = text("闲", "player")
 _HEAD = text("头", "head")
 _TAIL = text("尾", "tail")
+
+
+_NUMERALS = {ch: str(n) for n, ch in enumerate("一二三四五六七八九十", 1)}
+
+
+def _rule_en(line: str) -> str:
+    """A rule's number on the page in English digits: ``一.9`` → ``1.9``."""
+    return "".join(_NUMERALS.get(ch, ch) for ch in line)
 
 
 # ---- the view -----------------------------------------------------------------------------------
@@ -112,8 +120,8 @@ def build(g: ShuiyuState, viewer: int) -> View:
             note=note(kind if g.public[s] or over else None, (call, g.answers[s], response), s in pending)))
     rnd = g.rounds_played + (0 if over else 1)
     zh_phase, en_phase = PHASE_LABELS[g.phase]
-    totals = " ".join(f"{s}:{t:g}" for s, t in enumerate(g.total))
-    info = [text(f"第{rnd}/{g.config.rounds}局 庄家：座{b}", f"round {rnd}/{g.config.rounds}, banker: seat {b}"),
+    totals = "  ".join(f"{who(s)} {t:+g}" for s, t in enumerate(g.total))
+    info = [text(f"第{rnd}/{g.config.rounds}局 庄家：{who(b)}", f"round {rnd}/{g.config.rounds}, banker: {who(b)}"),
             text("总分 " + totals, "totals " + totals)]
     out: View = {
         "you": viewer, "banker": b, "round": rnd, "rounds": g.config.rounds, "phase": g.phase,
@@ -157,7 +165,7 @@ def label(g: ShuiyuState, action: str) -> Text:
         head, _, tail = rest.partition(" | ")
         return text(f"头 {head} · 尾 {tail}", f"head {head} · tail {tail}")
     if rest:
-        return text(f"{zh} 闲家{rest}", f"{en}: seat {rest}")
+        return text(f"{zh} {who(rest)}", f"{en}: {who(rest)}")
     return text(zh, en)
 
 
@@ -168,7 +176,7 @@ def explain(g: ShuiyuState, seat: int, action: str) -> Text | None:
     if g.phase == Phase.CALL and kind != "plain" and word in PLAYER_CALLS:
         name = KIND_LABELS[kind][0]
         return text(f"{name}必须亮牌（§六(二)），不能{LABELS[word][0]}；只能 'show'",
-                    f"a {name} must be shown (page §六(二)): it cannot {word}; the only action is 'show'")
+                    f"a {KIND_LABELS[kind][1]} must be shown (page §6.2): it cannot {word}; the only action is 'show'")
     if g.phase == Phase.CALL and word in ("force", "attack", "push"):
         return text(f"本桌规则不允许{LABELS[word][0]}",
                     f"{word} ({LABELS[word][0]}) is switched off in this table's rules")
@@ -197,7 +205,7 @@ def explain(g: ShuiyuState, seat: int, action: str) -> Text | None:
         if call != "open" and targets and g.calls[targets[0]] == "open":
             waiting = ", ".join(str(p) for p in targets)
             return text(f"庄家先回应开牌的闲家（§五 6）：还有座 {waiting}",
-                        f"the banker answers the open hands first (page §五 6): seat(s) {waiting} still open")
+                        f"the banker answers the open hands first (page §5.6): seat(s) {waiting} still open")
         words = " / ".join(ANSWER_OF[call])
         return text(f"座{target}{LABELS[call][0]}，回应 {words}",
                     f"seat {target} {LABELS[call][0]} is answered with {words}")
@@ -208,8 +216,8 @@ def explain(g: ShuiyuState, seat: int, action: str) -> Text | None:
 def settlement_line(g: ShuiyuState, p: int, res: PlayerResult, row: list[float]) -> dict[str, Any]:
     """One player's line of the settlement: the calls as played, the showdown, who drinks, the page's line."""
     d, result = res.drink, res.result
-    who_zh = {"banker": "庄家", "player": f"闲家{p}", "nobody": "无人"}[d.drinker]
-    who_en = {"banker": "the banker", "player": f"seat {p}", "nobody": "nobody"}[d.drinker]
+    who_zh = {"banker": "庄家", "player": f"{who(p)}", "nobody": "无人"}[d.drinker]
+    who_en = {"banker": "the banker", "player": f"{who(p)}", "nobody": "nobody"}[d.drinker]
     res_zh = {"banker": "庄大", "player": "闲大", "walk": "走过"}[result]
     if res.call != "show":
         steps = [x for x in (res.call, g.answers[p], g.responses[p]) if x]
@@ -231,10 +239,10 @@ def settlement_line(g: ShuiyuState, p: int, res: PlayerResult, row: list[float])
         steps_en.append(f"the banker splits {owner} cards {shown}")
     line = {
         "seat": p, "rule": d.line, "case": d.case, "mult": d.mult, "drinker": d.drinker,
-        "zh": f"闲家{p}：{'·'.join(steps_zh)}{'（' + res_zh + '）' if compared else ''} → {drinks_zh}"
+        "zh": f"{who(p)}：{'·'.join(steps_zh)}{'（' + res_zh + '）' if compared else ''} → {drinks_zh}"
               f"（规则{d.line}）",
-        "en": f"seat {p}: {', '.join(steps_en)}{' (' + result + ')' if compared else ''} → {drinks_en}"
-              f" (rule {d.line})",
+        "en": f"{who(p)}: {', '.join(steps_en)}{' (' + result + ')' if compared else ''} → {drinks_en}"
+              f" (rule {_rule_en(d.line)})",
         "points": row,
     }
     if resplit is not None:
@@ -267,29 +275,29 @@ def event_text(event: Event) -> Text:
     kind = event.get("type")
     s = event.get("seat")
     if kind == "arranged":
-        return text(f"座{s} 摆好牌", f"seat {s} has split its hand")
+        return text(f"{who(s)} 摆好牌", f"{who(s)} has split its hand")
     if kind == "decided":
-        return text(f"座{s} 已决定", f"seat {s} has decided")
+        return text(f"{who(s)} 已决定", f"{who(s)} has decided")
     if kind == "special":
         zh, en = KIND_LABELS[event["kind"]]
         cards = _cards(event["cards"])
-        return text(f"{'庄家' if event['banker'] else f'闲家{s}'} 亮{zh}：{cards}",
-                    f"{'the banker' if event['banker'] else f'seat {s}'} shows {en}: {cards}")
+        return text(f"{'庄家' if event['banker'] else f'{who(s)}'} 亮{zh}：{cards}",
+                    f"{'the banker' if event['banker'] else f'{who(s)}'} shows {en}: {cards}")
     if kind == "calls":
         calls = [(c["seat"], _short(c["call"])) for c in event["calls"]]
-        return text("闲家叫牌：" + "  ".join(f"座{p} {w[0]}" for p, w in calls),
-                    "calls: " + "  ".join(f"seat {p} {w[1]}" for p, w in calls))
+        return text("闲家叫牌：" + "  ".join(f"{who(p)} {w[0]}" for p, w in calls),
+                    "calls: " + "  ".join(f"{who(p)} {w[1]}" for p, w in calls))
     if kind == "open_hand":
         zh, en = _short(event["call"])
         cards = _cards(event["cards"])
-        return text(f"座{s} {zh}：{cards}", f"seat {s} {en}: {cards}")
+        return text(f"{who(s)} {zh}：{cards}", f"{who(s)} {en}: {cards}")
     if kind == "answer":
         zh, en = _short(event["answer"])
-        return text(f"庄家对座{event['target']}：{zh}", f"the banker to seat {event['target']}: {en}")
+        return text(f"庄家对{who(event['target'])}：{zh}", f"the banker to {who(event['target'])}: {en}")
     if kind == "responses":
         rs = [(r["seat"], _short(r["response"])) for r in event["responses"]]
-        return text("回应：" + "  ".join(f"座{p} {w[0]}" for p, w in rs),
-                    "responses: " + "  ".join(f"seat {p} {w[1]}" for p, w in rs))
+        return text("回应：" + "  ".join(f"{who(p)} {w[0]}" for p, w in rs),
+                    "responses: " + "  ".join(f"{who(p)} {w[1]}" for p, w in rs))
     if kind == "settlement":
         totals = " ".join(f"{p}:{v:g}" for p, v in enumerate(event["totals"]))
         return text("\n".join([f"第{event['round']}局结算", *(f"  {ln['zh']}" for ln in event["lines"]),
@@ -297,8 +305,8 @@ def event_text(event: Event) -> Text:
                     "\n".join([f"round {event['round']} settlement", *(f"  {ln['en']}" for ln in event["lines"]),
                                f"  totals {totals}"]))
     if kind == "deal":
-        return text(f"第{event['round']}局发牌，庄家：座{event['banker']}",
-                    f"round {event['round']} dealt, banker: seat {event['banker']}")
+        return text(f"第{event['round']}局发牌，庄家：{who(event['banker'])}",
+                    f"round {event['round']} dealt, banker: {who(event['banker'])}")
     if kind == "match_end":
         totals = " ".join(f"{p}:{v:g}" for p, v in enumerate(event["totals"]))
         return text(f"终局，总分 {totals}", f"match over, totals {totals}")

@@ -1,88 +1,54 @@
-"""Paper-card notation of 偎麻雀: the characters themselves, and ASCII aliases for terminals.
+"""Paper-card notation of 偎麻雀 is the core's (:mod:`paiju.core.paper`: ``捌``, ``d8``, ``大八``); here are the
+deck and the count vectors.
 
-A card is a small int, its *kind*: 0..9 are the small cards 一…十, 10..19 the big cards 壹…拾.  There are
-four copies of each kind (80 cards).  The red cards are 二七十 and 贰柒拾.  A hand is a count vector of
-20 ints.  Text forms: the characters (``"捌"``) or the aliases ``x1``…``x10`` (small), ``d1``…``d10`` (big).
+There are four copies of each of the 20 kinds (80 cards).  A hand is a count vector of 20 ints.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from paiju.core.errors import NotationError
+from paiju.core.paper import (
+    BIG_ZH,
+    IS_RED,
+    NUM_KINDS,
+    RED_NUMBERS,
+    SMALL_ZH,
+    Card,
+    alias,
+    char,
+    format_cards,
+    is_big,
+    is_red,
+    make,
+    number,
+    parse_card,
+    parse_cards,
+)
 
-Card = int
+__all__ = [
+    "BIG_ZH",
+    "COPIES",
+    "IS_RED",
+    "NUM_KINDS",
+    "RED_NUMBERS",
+    "SMALL_ZH",
+    "Card",
+    "alias",
+    "cards_of",
+    "char",
+    "counts_of",
+    "deck",
+    "format_cards",
+    "is_big",
+    "is_red",
+    "make",
+    "number",
+    "parse_card",
+    "parse_cards",
+]
 
-NUM_KINDS = 20
 COPIES = 4
-SMALL_ZH = "一二三四五六七八九十"
-BIG_ZH = "壹贰叁肆伍陆柒捌玖拾"
-RED_NUMBERS = (2, 7, 10)
-
-_ALIAS: list[str] = [f"x{n}" for n in range(1, 11)] + [f"d{n}" for n in range(1, 11)]
-_CHAR: list[str] = list(SMALL_ZH) + list(BIG_ZH)
-_PARSE: dict[str, Card] = {}
-for _k in range(NUM_KINDS):
-    for _t in (_ALIAS[_k], _ALIAS[_k].upper(), _CHAR[_k]):
-        _PARSE[_t] = _k
-for _t, _k in (("貳", 11), ("參", 12), ("陸", 15), ("兩", 1)):
-    _PARSE.setdefault(_t, _k)
-
-IS_RED: tuple[bool, ...] = tuple((k % 10 + 1) in RED_NUMBERS for k in range(NUM_KINDS))
-
-
-def number(card: Card) -> int:
-    """1..10 whatever the size."""
-    return card % 10 + 1
-
-
-def is_big(card: Card) -> bool:
-    return card >= 10
-
-
-def is_red(card: Card) -> bool:
-    return IS_RED[card]
-
-
-def make(num: int, big: bool) -> Card:
-    return num - 1 + (10 if big else 0)
-
-
-def alias(card: Card) -> str:
-    """ASCII form used in actions and in views: ``x8`` / ``d8``."""
-    return _ALIAS[card]
-
-
-def char(card: Card) -> str:
-    """The character printed on the card: ``八`` / ``捌``."""
-    return _CHAR[card]
-
-
-def parse_card(token: str | int) -> Card:
-    if isinstance(token, int) and not isinstance(token, bool):
-        if 0 <= token < NUM_KINDS:
-            return token
-        raise NotationError(f"bad card {token!r}: kinds are 0..19")
-    try:
-        return _PARSE[str(token).strip()]
-    except KeyError:
-        raise NotationError(
-            f"bad card {token!r}: expected 一…十 / 壹…拾 or x1…x10 / d1…d10") from None
-
-
-def parse_cards(text: str | Iterable[str | int]) -> list[Card]:
-    """``"捌捌 柒捌玖"``, ``"d8 d8"`` or a list of tokens; characters may be written together."""
-    if isinstance(text, str):
-        tokens: list[str | int] = []
-        for word in text.replace(",", " ").split():
-            if word in _PARSE:
-                tokens.append(word)
-            elif all(ch in _PARSE for ch in word):
-                tokens.extend(word)
-            else:
-                tokens.append(word)
-        return [parse_card(t) for t in tokens]
-    return [parse_card(t) for t in text]
 
 
 def counts_of(cards: Iterable[Card | str]) -> list[int]:
@@ -97,11 +63,6 @@ def cards_of(counts: Iterable[int]) -> list[Card]:
     for k, n in enumerate(counts):
         out.extend([k] * n)
     return out
-
-
-def format_cards(cards: Iterable[Card], *, ascii: bool = False) -> str:
-    table = _ALIAS if ascii else _CHAR
-    return (" " if ascii else "").join(table[c] for c in cards)
 
 
 def deck() -> list[Card]:

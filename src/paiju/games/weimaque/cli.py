@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from paiju.cli.render import render_table
+from paiju.cli.render import render_table, seats_named
 from paiju.core.errors import NotationError
 from paiju.core.registry import Terminal
 from paiju.core.terms import text
@@ -37,24 +37,25 @@ def render(view: dict[str, Any], lang: str = "zh") -> str:
 
 
 def format_event(event: dict[str, Any], lang: str = "zh") -> str:
-    """One public event as a log line (the game's event text)."""
-    return event_text(event)["zh" if lang == "zh" else "en"]
+    """One public event as a log line (the game's event text, seats named as the terminal names them)."""
+    return seats_named(event_text(event)["zh" if lang == "zh" else "en"], lang)
 
 
 _WORDS = {"胡": "hu", "和": "hu", "hu": "hu", "碰": "peng", "peng": "peng", "过": "pass", "pass": "pass", "p": "pass"}
 
 
 def parse_input(text: str, legal: Sequence[str]) -> str | None:
-    """Accept 捌 / d8 / 出捌 (discard), 碰, 胡, 过, 吃三四 / chi x3 x4."""
+    """Read 捌 / d8 / 大八 / 出捌 / 打 d8 (discard), 碰, 胡, 过, 吃三四 / 吃 x3 x4 / chi x3 x4: the action meant,
+    legal or not (the rule then says why not); None if unreadable."""
     t = text.strip()
-    if t in _WORDS and _WORDS[t] in legal:
-        return _WORDS[t]
-    for prefix in ("出", "discard", "d "):
-        if t.startswith(prefix) and prefix != "d ":
+    if t.lower() in _WORDS:
+        return _WORDS[t.lower()]
+    for prefix in ("出", "打", "discard"):
+        if t.startswith(prefix):
             t = t[len(prefix):].strip()
             break
-    chi = t.startswith("吃") or t.startswith("chi")
-    body = t[1:] if t.startswith("吃") else t[3:] if t.startswith("chi") else t
+    chi = t.startswith("吃") or t.lower().startswith("chi")
+    body = t[1:] if t.startswith("吃") else t[3:] if chi else t
     try:
         cards = parse_cards(body)
     except NotationError:
@@ -64,8 +65,8 @@ def parse_input(text: str, legal: Sequence[str]) -> str | None:
             action = f"chi {alias(a)} {alias(b)}"
             if action in legal:
                 return action
-        return None
-    if len(cards) == 1 and f"discard {alias(cards[0])}" in legal:
+        return f"chi {alias(cards[0])} {alias(cards[1])}"
+    if not chi and len(cards) == 1:
         return f"discard {alias(cards[0])}"
     return None
 

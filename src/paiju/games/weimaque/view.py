@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from paiju.core.display import GroupBlock, center, result_block, seat_block, table_block
+from paiju.core.display import GroupBlock, center, result_block, seat_block, table_block, who
 from paiju.core.errors import NotationError
 from paiju.core.terms import OMNISCIENT, Event, Seat, Text, View, text
 
@@ -47,7 +47,7 @@ def phase_label(g: WeimaqueState) -> Text:
     if g.phase == CLAIM:
         what = "揭牌" if g.source == "draw" else "出牌"
         return text(f"{what}{char(g.exposed)}: 等待碰/吃/胡", f"{alias(g.exposed)} shown: claims")
-    return text(f"座位{g.turn}出牌", f"seat {g.turn} to discard")
+    return text(f"{who(g.turn)}出牌", f"{who(g.turn)} to discard")
 
 
 def _hand(g: WeimaqueState, seat: Seat) -> list[str]:
@@ -67,8 +67,8 @@ def build(g: WeimaqueState, viewer: int) -> View:
         middle.append(center(label, [alias(g.exposed)]))
     cfg = g.config
     info = [text(f"第{g.hand_no}局 / 共{cfg.hands}局", f"hand {g.hand_no} of {cfg.hands}"),
-            text(f"庄家 座位{g.dealer}", f"dealer: seat {g.dealer}"),
-            text(f"守醒 座位{g.watcher}", f"watcher: seat {g.watcher}"),
+            text(f"庄家 {who(g.dealer)}", f"dealer: {who(g.dealer)}"),
+            text(f"守醒 {who(g.watcher)}", f"watcher: {who(g.watcher)}"),
             text(f"底牌剩 {len(g.stock)} 张", f"{len(g.stock)} cards in the stock")]
     if cfg.guozhang == "global" and g.guo:
         info.append(text("过张: " + "".join(char(c) for c in sorted(g.guo)),
@@ -130,18 +130,18 @@ def label(g: WeimaqueState, action: str) -> Text:
 
 
 REASONS: dict[str, Text] = {
-    "peng_pair": text("碰要手里有两张这个字", "碰 needs two of the card in hand"),
+    "peng_pair": text("碰要手里有两张这个字", "a pung (peng) needs two of the card in hand"),
     "peng_guo": text("过张：这张牌出现过而没有人碰，不能再碰（过张牌不能碰）",
-                     "过张: this card has been shown before without a 碰, so it cannot be 碰'd (过张牌不能碰)"),
-    "peng_dead": text("碰了以后手里没有可以出的牌", "after this 碰 nothing in hand could be discarded"),
-    "chi_cards": text("吃要用手里的两张牌", "吃 uses two cards from your hand"),
+                     "a passed card: it was shown before and nobody punged it, so it cannot be punged now"),
+    "peng_dead": text("碰了以后手里没有可以出的牌", "after this pung nothing in hand could be discarded"),
+    "chi_cards": text("吃要用手里的两张牌", "a chi uses two cards from your hand"),
     "chi_run": text("吃要和手里两张成同一大小的一句顺子（大配大、小配小，二七十不算）",
-                    "吃 makes a run of three within one size (big with big, small with small; no 二七十)"),
-    "chi_peng": text("可以碰的牌不能吃", "a card you could 碰 cannot be 吃'd (可以碰的牌不能吃)"),
-    "chi_own": text("自己出过的牌不能吃", "you cannot 吃 a card you have discarded yourself (自己出过的牌不能吃)"),
+                    "a chi makes a run of three within one size (big with big, small with small; 2-7-10 is no run)"),
+    "chi_peng": text("可以碰的牌不能吃", "a card you could pung cannot be taken for a chi"),
+    "chi_own": text("自己出过的牌不能吃", "you cannot chi a card you have discarded yourself"),
     "chi_guo": text("过张：这张牌出现过而没有人碰，不能吃（过张牌不能吃）",
-                    "过张: this card has been shown before without a 碰, so it cannot be 吃'd (过张牌不能吃)"),
-    "chi_dead": text("吃了以后手里没有可以出的牌", "after this 吃 nothing in hand could be discarded"),
+                    "a passed card: it was shown before and nobody punged it, so it cannot be taken for a chi"),
+    "chi_dead": text("吃了以后手里没有可以出的牌", "after this chi nothing in hand could be discarded"),
 }
 """Why a 碰 or a 吃 is barred, by the key :meth:`WeimaqueState.peng_problem` / ``chi_problem`` gives."""
 
@@ -153,7 +153,7 @@ _ARITY = {"discard": 2, "chi": 3, "peng": 1, "hu": 1, "pass": 1}
 def explain(g: WeimaqueState, seat: Seat, action: str) -> Text | None:
     """Why ``action`` is refused, by the rule that forbids it; None for the generic reason."""
     if seat == g.watcher:
-        return text("守醒不出牌，也从不做决定", "the 守醒 plays no card and never decides")
+        return text("守醒不出牌，也从不做决定", "the watcher plays no card and never decides")
     parts = action.split()
     verb = parts[0] if parts else ""
     not_an_action = text(f"{action!r} 不是动作：可用 'discard x3'、'peng'、'chi x1 x2'、'hu' 或 'pass'",
@@ -165,22 +165,22 @@ def explain(g: WeimaqueState, seat: Seat, action: str) -> Text | None:
             c = parse_card(parts[1])
             n = g.hands[seat][c]
             if not n:
-                return text(f"你手里没有{char(c)}", f"you hold no {char(c)}")
+                return text(f"你手里没有{char(c)}", f"you hold no {alias(c)}")
             if n >= 3:
                 return text(f"你有三张{char(c)}（砍）：手中有三张相同的字不能出",
-                            f"you hold three {char(c)} (砍): three of a kind cannot be discarded")
+                            f"you hold three {alias(c)}: three of a kind cannot be discarded")
             if c in g.locked[seat]:
                 return text(f"{char(c)}是你吃过或碰过的字，不能出（自己吃过或碰过的字不能出）",
-                            f"you 碰'd or 吃'd {char(c)}: it cannot be discarded (自己吃过或碰过的字不能出)")
+                            f"you punged or took a chi with {alias(c)}: it cannot be discarded")
         if g.phase == CLAIM and g.exposed >= 0:
             c = g.exposed
             if verb == "hu":
                 if g.source != "draw":
                     return text("出的牌不能和牌：只有揭出的牌能胡",
-                                "only a drawn card can win; a discarded card never does (出的牌不能和牌)")
+                                "only a drawn card can win; a discarded card never does")
                 need = g.config.min_hard_xi
                 return text(f"这张牌不能让你胡：要六句话、一个麻雀和至少{need}硬息",
-                            f"this card does not complete your hand with {need} 硬息, a 麻雀 and six 话")
+                            f"this card does not complete your hand: six phrases, a pair and at least {need} hard xi")
             if verb == "peng":
                 why = g.peng_problem(seat, c)
                 if why:
@@ -188,7 +188,7 @@ def explain(g: WeimaqueState, seat: Seat, action: str) -> Text | None:
             if verb == "chi":
                 if seat not in g.chi_seats():
                     return text("只能吃上家出的牌或自己揭的牌（下家出的或揭的牌不能吃）",
-                                "吃 only from the previous seat (下家出的或揭的牌不能吃)")
+                                "chi only from the previous seat's discard or your own draw")
                 why = g.chi_problem(seat, c, parse_card(parts[1]), parse_card(parts[2]))
                 if why:
                     return REASONS[why]
@@ -206,13 +206,17 @@ def _line(zh: str, en: str, points: list[float] | tuple[float, ...] = NO_POINTS)
     return {"zh": zh, "en": en, "points": list(points)}
 
 
+_NOTE_EN = {"转弯": "a turn: the fourth copy in another group", "团圆": "reunion: all four copies"}
+"""Why a group earns more 息, in English (the groups name it in Chinese)."""
+
+
 def win_lines(win: Win, points: list[float]) -> list[dict[str, Any]]:
     """The win as the page counts it: each group's 硬息, the 硬息, each 名堂, the total (with the points)."""
     lines = []
     for x in win.lines:
         kind, cs = x.group
         note_zh = f" {x.note}" if x.note else ""
-        note_en = f" ({x.note})" if x.note else ""
+        note_en = f" ({_NOTE_EN.get(x.note, x.note)})" if x.note else ""
         lines.append(_line(f"{GROUP_ZH[kind]} {''.join(char(c) for c in cs)}{note_zh}: {x.xi} 息",
                            f"{GROUP_EN[kind]} {' '.join(alias(c) for c in cs)}{note_en}: {x.xi} xi"))
     lines.append(_line(f"硬息 {win.hard_xi}", f"hard xi {win.hard_xi}"))
@@ -224,12 +228,12 @@ def win_lines(win: Win, points: list[float]) -> list[dict[str, Any]]:
 
 
 def win_result(g: WeimaqueState, seat: Seat, win: Win, points: list[float], drawn_by: Seat) -> dict[str, Any]:
-    return result_block(text(f"座位{seat}胡牌", f"seat {seat} wins"), win_lines(win, points), points,
+    return result_block(text(f"{who(seat)}胡牌", f"{who(seat)} wins"), win_lines(win, points), points,
                         winner=seat, drawn_by=drawn_by, win=win.to_dict(), hand=g.hand_no)
 
 
 def chou_result(g: WeimaqueState) -> dict[str, Any]:
-    return result_block(text("臭(流局)", "drawn out (臭)"), [_line("无人胡牌", "nobody won")], list(NO_POINTS),
+    return result_block(text("臭(流局)", "drawn out"), [_line("无人胡牌", "nobody won")], list(NO_POINTS),
                         winner=None, hand=g.hand_no)
 
 
@@ -253,29 +257,30 @@ def event_text(event: Event) -> Text:
     s = event.get("seat")
     zh, en = _card(event.get("card"))
     if kind == "hand_start":
-        return text(f"第{event.get('hand')}局：庄家 座位{event.get('dealer')}，守醒 座位{event.get('watcher')}",
-                    f"hand {event.get('hand')}: dealer seat {event.get('dealer')}, watcher seat {event.get('watcher')}")
+        return text(f"第{event.get('hand')}局：庄家 {who(event.get('dealer'))}，守醒 {who(event.get('watcher'))}",
+                    f"hand {event.get('hand')}: dealer {who(event.get('dealer'))}, watcher {who(event.get('watcher'))}")
     if kind == "discard":
-        return text(f"座位{s} 出 {zh}", f"seat {s} discards {en}")
+        return text(f"{who(s)} 出 {zh}", f"{who(s)} discards {en}")
     if kind == "draw":
-        return text(f"座位{s} 揭 {zh}（余 {event.get('stock')}）", f"seat {s} draws {en} ({event.get('stock')} left)")
+        return text(f"{who(s)} 揭 {zh}（余 {event.get('stock')}）", f"{who(s)} draws {en} ({event.get('stock')} left)")
     if kind == "wei":
-        return text(f"座位{s} 煨（盖牌）", f"seat {s} makes a wei (face down)")
+        return text(f"{who(s)} 煨（盖牌）", f"{who(s)} makes a wei (face down)")
     if kind == "played_out":
-        return text(f"座位{s} 打出 {zh}", f"seat {s} plays out {en}")
+        return text(f"{who(s)} 打出 {zh}", f"{who(s)} plays out {en}")
     if kind == "peng":
-        return text(f"座位{s} 碰 {zh}（座位{event.get('from')}）", f"seat {s} pungs {en} from seat {event.get('from')}")
+        giver = who(event.get("from"))
+        return text(f"{who(s)} 碰 {zh}（{giver}）", f"{who(s)} pungs {en} from {giver}")
     if kind == "chi":
         with_ = [_card(c) for c in event.get("with", [])]
-        return text(f"座位{s} 吃 {zh}（用{''.join(w[0] for w in with_)}）",
-                    f"seat {s} chis {en} with {' '.join(w[1] for w in with_)}")
+        return text(f"{who(s)} 吃 {zh}（用{''.join(w[0] for w in with_)}）",
+                    f"{who(s)} chis {en} with {' '.join(w[1] for w in with_)}")
     if kind == "hu":
         by = event.get("drawn_by")
-        how_zh = "自己揭的" if by == s else f"座位{by}揭的"
-        how_en = "its own draw" if by == s else f"seat {by}'s draw"
-        return text(f"座位{s} 胡 {zh}（{how_zh}）！", f"seat {s} wins on {en} ({how_en})!")
+        how_zh = "自己揭的" if by == s else f"{who(by)}揭的"
+        how_en = "its own draw" if by == s else f"{who(by)}'s draw"
+        return text(f"{who(s)} 胡 {zh}（{how_zh}）！", f"{who(s)} wins on {en} ({how_en})!")
     if kind == "chou":
-        return text("臭了：无人胡牌", "drawn out (臭): nobody won")
+        return text("臭了：无人胡牌", "drawn out: nobody won")
     if kind == "settle":
         title = event.get("title") or text("结算", "settlement")
         scores, totals = _scores(event.get("scores", [])), _scores(event.get("totals", []))
