@@ -250,6 +250,9 @@ async def test_every_public_coroutine_of_a_table_takes_the_lock_itself(room: Roo
         "resume": lambda: table.resume(watcher, 0),
         "act": lambda: table.act(watcher, "play 1"),
         "detach": lambda: table.detach(watcher),
+        "kick": lambda: table.kick(0),
+        "rename": lambda: table.rename(a.id, "A2"),
+        "close_by_host": lambda: table.close_by_host({"by": "test"}),
     }
     assert public_coroutines() == set(calls), "a new public coroutine: add it here"
     table.lock = lock = CountingLock()

@@ -298,7 +298,8 @@ class Rematches:
         owner = people.get(next((s for s, p in people.items() if p.id == row.owner_id), -1)) \
             or next(iter(people.values()))
         new = await room.create_table(owner, row.game, row.config, turn_seconds=row.turn_seconds,
-                                      claim_seconds=row.claim_seconds, private=row.private)
+                                      claim_seconds=row.claim_seconds, private=row.private,
+                                      number=row.number)  # the same room for the people at it
         rule = await room.db.run(lambda c: c.execute(select(lg.table_scoring.c.escape)
                                                      .where(lg.table_scoring.c.table_id == row.id)).scalar())
         await room.db.run(lambda c: scoring.set_rule(c, new.id, rule, rematch_of=row.id))
