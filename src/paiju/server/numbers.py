@@ -46,11 +46,11 @@ class RoomNumbers:
     async def allocate(self, live: Iterable[str | None]) -> str:
         taken = {n for n in live if n} | self._reserved
         since = self.clock() - REUSE_AFTER_SECONDS
-        candidates: list[str] = []
-        while len(candidates) < self.tries:
-            n = str(100000 + secrets.randbelow(900000))
-            if n not in taken:
-                candidates.append(n)
+        drawn = (str(100000 + secrets.randbelow(900000)) for _ in range(self.tries))
+        candidates = list(dict.fromkeys(n for n in drawn if n not in taken))
+        if not candidates:
+            raise RoomError(ErrorCode.SERVER_ERROR, "no free room number; try again", 503,
+                            zh="暂时没有空闲房号，请再试")
 
         def job(c: Connection) -> str | None:
             busy = {r.number for r in c.execute(
