@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import time
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from paiju.core import OMNISCIENT, get_game
 from paiju.server import numbers, series
 from paiju.server import storage as st
 from paiju.server.auth import Player as RoomPlayer
+from paiju.server.errors import RoomError
 
 from .conftest import LiveServer, Socket, ToyGame, fast_settings, first_bot, register, toy_table
 from .test_server_replay import finish_toy
@@ -68,17 +70,17 @@ async def test_a_finished_tables_number_is_reused_only_after_a_day(tmp_path: Pat
                                             seats=[st.SeatRow(0, "p")]))
             c.execute(st.card_tables.update().where(st.card_tables.c.id == "old").values(finished_at=now - 3600))
         draws = numbers.RoomNumbers(db, lambda: now)
-        monkeypatch.setattr(numbers.secrets, "randbelow", lambda n: 23456)  # every draw is 123456
-        with pytest.raises(numbers.RoomError) as e:
+        monkeypatch.setattr(secrets, "randbelow", lambda n: 23456)  # every draw is 123456
+        with pytest.raises(RoomError) as e:
             await draws.allocate([])
         assert e.value.code == "server_error"  # finished an hour ago: still held
         later = numbers.RoomNumbers(db, lambda: now + 86400)
         assert await later.allocate([]) == "123456"  # a day after the end: free again
         assert "123456" in later._reserved  # reserved until its table is stored
-        with pytest.raises(numbers.RoomError):
+        with pytest.raises(RoomError):
             await later.allocate([])  # a second new table cannot draw the same one meanwhile
-        monkeypatch.setattr(numbers.secrets, "randbelow", lambda n: 554321)  # 654321: a table still waiting
-        with pytest.raises(numbers.RoomError):
+        monkeypatch.setattr(secrets, "randbelow", lambda n: 554321)  # 654321: a table still waiting
+        with pytest.raises(RoomError):
             await later.allocate([])
     finally:
         db.stop()

@@ -241,7 +241,7 @@ def test_paiju_export_anonymizes_with_stable_pseudonyms(tmp_path: Path, toy_game
         done, _ = finish_toy(s, [a, b])
         actions = a.http.get(f"/api/tables/{done}/record").json()["record"]["actions"]
         live, _ = toy_table(s, [b, a])
-        ids = (a.id, b.id)
+        ids = (str(a.id), str(b.id))
     runner = CliRunner()
     base = ["export", "--data-dir", str(settings.data_dir)]
     out = tmp_path / "out.jsonl"
