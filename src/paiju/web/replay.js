@@ -118,6 +118,9 @@ export function showReplay(ctx, tableId, invite, startStep) {
         h("span", { class: "top-game" }, t("replay_of", { game })),
         view?.table?.phase ? h("span", { class: "phase" }, tx(view.table.phase)) : null,
         h("span", { class: "spacer" }),
+        h("button", { class: "small", id: "replay-series",
+          onclick: () => ctx.navigate(`/series/${encodeURIComponent(tableId)}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`) },
+        t("series")),
         h("button", { class: "small", id: "replay-share", onclick: share }, t("share"))),
       view ? drawBoard(view, { seats: s.index.table.seats, mine: null, anchor: 0, deciding: new Set(view.deciding || []) })
         : h("div", { class: "board loading muted" }, t("connecting")),
