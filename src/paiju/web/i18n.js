@@ -250,6 +250,8 @@ const STRINGS = {
     ev_responses: "回应：",
     ev_other: "{who} {what}",
     // playing with friends, hosts (friends.js, host.js)
+    my_data: "下载我的数据",
+    my_data_hint: "（JSON 文件：账号、每场牌局、每笔积分）",
     share_text: "来玩{game}！房号 {number}，点链接进桌：",
     copy_by_hand: "长按上面的文字复制",
     room_number: "房号 ",
@@ -560,6 +562,8 @@ const STRINGS = {
     ev_responses: "Responses: ",
     ev_other: "{who} {what}",
     // playing with friends, hosts (friends.js, host.js)
+    my_data: "Download my data",
+    my_data_hint: "(a JSON file: your account, your matches, every score entry)",
     share_text: "Come and play {game}! Room {number}, open the link to sit down:",
     copy_by_hand: "Long-press the text above to copy it",
     room_number: "Room ",
