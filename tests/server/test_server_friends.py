@@ -250,7 +250,7 @@ def test_the_sheet_has_each_settled_hand_of_a_real_game() -> None:
         if shown is not None and shown != last:
             seen.append(list(shown["scores"]))
         last = shown
-    hands = series.hands_of(game)
+    hands = series.hands_of(game.record())
     assert len(seen) >= 1
     assert [h["scores"] for h in hands] == seen
     assert [h["hand"] for h in hands] == list(range(1, len(seen) + 1))

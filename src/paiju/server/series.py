@@ -8,11 +8,12 @@ match's result; the totals add up the finished matches, seat by seat (a rematch 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from sqlalchemy import Connection, select
 
-from paiju.core import OMNISCIENT, Game, get_game
+from paiju.core import OMNISCIENT, Record, get_game
 
 from . import storage as st
 from .ledger import table_scoring
@@ -20,6 +21,7 @@ from .store import replay_game
 from .tables import CardTable, Room
 
 MAX_MATCHES = 200
+CACHE_SIZE = 256
 _hands_cache: dict[str, list[dict[str, Any]]] = {}
 """Finished tables' hands (they never change), by table id."""
 
@@ -46,9 +48,9 @@ def chain(c: Connection, table_id: str) -> list[str]:
     return out
 
 
-def hands_of(game: Game[Any]) -> list[dict[str, Any]]:
-    """Each settled hand of ``game`` so far: its title and scores per seat, replayed on a fresh copy."""
-    record = game.record()
+def hands_of(record: Record) -> list[dict[str, Any]]:
+    """Each settled hand of the game ``record`` holds: its title and scores per seat, replayed on a fresh game
+    (so it may run on a worker thread while the live game moves on)."""
     cls = get_game(record.game)
     fresh = cls(cls.config_class.from_dict(record.config), record.seed, record.deal)
     out: list[dict[str, Any]] = []
@@ -68,16 +70,19 @@ def _seats(rows: list[st.SeatRow]) -> list[dict[str, Any]]:
              "bot": s.bot} for s in rows]
 
 
-def match_of(row: st.TableRow, live: CardTable | None) -> dict[str, Any]:
-    """One match of the sheet (a live table's from its game, a stored one's from its record)."""
-    game = live.game if live is not None else replay_game(row)
+async def match_of(row: st.TableRow, live: CardTable | None) -> dict[str, Any]:
+    """One match of the sheet (a live table's from its game, a stored one's from its record); the replays run
+    on a worker thread (a long match takes a while), never on the event loop."""
+    game = live.game if live is not None else await asyncio.to_thread(replay_game, row)
     status = live.status if live is not None else row.status
     done = status in ("finished", "closed")
     hands = _hands_cache.get(row.id) if done else None
     if hands is None:
-        hands = hands_of(game)
+        hands = await asyncio.to_thread(hands_of, game.record())  # the record is a copy: the game may move on
         if done:
             _hands_cache[row.id] = hands
+            while len(_hands_cache) > CACHE_SIZE:  # the oldest first (dicts keep their order)
+                _hands_cache.pop(next(iter(_hands_cache)))
     result = game.result() if game.finished else None
     return {"table": row.id, "number": row.number, "status": status, "started_at": row.started_at,
             "finished_at": row.finished_at, "seats": _seats(live.seats.rows if live is not None else row.seats),
@@ -100,7 +105,7 @@ async def sheet(room: Room, table_id: str) -> dict[str, Any] | None:
                 return None
             continue
         first = first or row
-        matches.append(match_of(row, live))
+        matches.append(await match_of(row, live))
     if first is None:
         return None
     n = max(len(m["seats"]) for m in matches)
