@@ -4,6 +4,7 @@ the score sheet follows a rematch."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser_accounts import play_match
+from .test_browser_accounts import play_match, register
 
 pytestmark = pytest.mark.browser
 
@@ -132,3 +133,46 @@ def test_the_score_sheet_across_a_rematch(room: Any, artifacts: Path) -> None:
     ada.goto(f"{room.base}/series/{tid}")
     ada.wait_for_selector("#series-table")
     assert ada.locator("#series-table").get_attribute("data-played") == "2"
+
+
+def test_a_host_handles_a_report_and_a_player_downloads_their_data(room: Any, artifacts: Path) -> None:
+    ada = room.enter("坏名字")
+    tid = room.create_table(ada, "demo", {"players": 3})
+    room.sit(ada, 0)
+    bo = room.enter("小波")
+    bo.goto(f"{room.base}/t/{tid}")
+    room.sit(bo, 1)
+    bo.click('.seat-row[data-seat="0"] .report-seat')
+    bo.check('#report-panel input[value="nickname"]')
+    bo.click("#report-send")
+    bo.wait_for_selector("#report-panel", state="detached")
+
+    host = register(room, "host_b", "管理员")
+    host.goto(f"{room.base}/host")
+    report = host.locator(".host-report").first
+    report.wait_for()
+    assert "昵称不当" in report.inner_text() and "坏名字" in report.inner_text()
+    host.screenshot(path=str(artifacts / "friends-host.png"), full_page=True)
+    report.locator('button[data-act="kick"]').click()
+    ada.wait_for_selector('.seat-row[data-seat="0"] button.sit')  # ada's seat is free again
+    host.wait_for_selector('#host-log tr[data-action="kick"]')
+    host.locator(".host-report").first.locator('button[data-act="close-report"]').click()
+    host.wait_for_selector('#host-log tr[data-action="report"]')
+    assert host.locator(".host-report").count() == 0
+    ada_id = ada.evaluate("JSON.parse(localStorage.getItem('paiju.player')).id")
+    host.fill("#host-rename-player", ada_id)
+    host.fill("#host-rename-player-nickname", "玩家甲")
+    host.locator("#host-rename-player").press("Enter")
+    host.wait_for_selector('#host-log tr[data-action="rename"]')
+
+    bo.goto(f"{room.base}/")  # a guest sees no host page
+    bo.goto(f"{room.base}/host")
+    assert "管理员" in bo.locator("#host-error").inner_text()
+
+    ada.goto(f"{room.base}/me")
+    ada.wait_for_selector('#profile-name:has-text("玩家甲")')  # renamed everywhere
+    with ada.expect_download() as got:
+        ada.click("#my-data")
+    data = json.loads(Path(got.value.path()).read_text(encoding="utf-8"))
+    assert data["player"]["id"] == ada_id and data["player"]["nickname"] == "玩家甲"
+    assert data["account"] is None and data["reports_filed"] == []  # a guest, who reported nobody

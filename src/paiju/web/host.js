@@ -40,7 +40,8 @@ export function showHost(ctx) {
     const reason = h("input", { class: "host-reason", placeholder: t("host_reason"), maxlength: 200 });
     const pid = r.player_id;
     return h("li", { class: "host-report card-panel", dataset: { report: String(r.id) } },
-      h("div", {}, h("strong", {}, r.player_nickname || t("bot")), " · ", t("seat_n", { n: r.seat + 1 }), " · ",
+      h("div", {}, h("strong", {}, r.player_nickname || t("bot")), pid ? h("code", { class: "muted" }, ` ${pid}`) : null,
+        " · ", t("seat_n", { n: r.seat + 1 }), " · ",
         h("a", { href: `/t/${encodeURIComponent(r.table_id)}`, onclick: (e) => { e.preventDefault(); ctx.navigate(`/t/${encodeURIComponent(r.table_id)}`); } },
           r.table_id)),
       h("p", { class: "report-reason" }, r.reason),
