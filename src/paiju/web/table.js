@@ -396,10 +396,16 @@ export function showTable(ctx, tableId, invite) {
         ? h("button", { class: "small", id: "series-open", onclick: () => openSeries(tableId, invite, ctx.toast) }, t("series"))
         : null,
       s.view && s.info?.status === "playing" && mySeat() != null
-        ? h("button", {
-          class: "small", id: "leave-game", title: t("leave_game_hint"),
-          onclick: () => { if (window.confirm(t("leave_game_confirm"))) lobbyCall(() => api.leave(tableId)); },
-        }, t("leave"))
+        ? s.leaving // asked on the page itself: in-app browsers may block confirm()
+          ? h("span", { class: "leave-confirm", id: "leave-confirm", role: "group" },
+            h("span", {}, t("leave_game_confirm")),
+            h("button", { class: "small danger", id: "leave-yes", onclick: () => { s.leaving = false; lobbyCall(() => api.leave(tableId)); } },
+              t("leave")),
+            h("button", { class: "small", id: "leave-no", onclick: () => { s.leaving = false; render(); } }, t("cancel")))
+          : h("button", {
+            class: "small", id: "leave-game", title: t("leave_game_hint"),
+            onclick: () => { s.leaving = true; render(); },
+          }, t("leave"))
         : null,
     );
   }
