@@ -29,13 +29,15 @@ def test_two_browsers_join_one_table_by_its_number(room: Any, artifacts: Path) -
     assert ada.locator("#share-status").inner_text() in ("已复制", "长按上面的文字复制")
     room.sit(ada, 0)
 
-    bo = room.enter("小波")
+    bo = room.enter("小波", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)  # a phone
+    bo.screenshot(path=str(artifacts / "friends-lobby-phone.png"))
     bo.fill("#room-number-input", f"{number[:3]} {number[3:]}")  # typed with a space, as people do
     bo.click("#join-number")
     bo.wait_for_url(f"**/t/{tid}")
     bo.wait_for_selector('.seat-row[data-seat="0"]:has-text("阿达")')
     room.sit(bo, 1)
     ada.wait_for_selector('.seat-row[data-seat="1"]:has-text("小波")')
+    bo.screenshot(path=str(artifacts / "friends-waiting-phone.png"), full_page=True)
 
     cy = room.enter("小西")  # the shared link itself
     cy.goto(f"{room.base}/r/{number}")
