@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from typer.testing import CliRunner
+from websockets.exceptions import ConnectionClosed
 
 from paiju.cli.main import app as main_app
 from paiju.server import storage as st
@@ -61,9 +62,16 @@ def test_a_ban_ends_sessions_refuses_login_and_seats_and_is_logged(hosted: LiveS
     boss = register(hosted, "boss")
     bad = register(hosted, "rude_one", password="sekrit-pass")
     tid = boss.ok("/api/tables", {"game": "toy"})["id"]
+    elsewhere = boss.ok("/api/tables", {"game": "toy"})["id"]
+    bad.ok(f"/api/tables/{elsewhere}/sit", {"seat": 0})
+    sock = bad.socket(elsewhere)
+    sock.recv()
     before = time.time()
     assert boss.ok(f"/api/host/players/{bad.id}/ban", {"reason": "abuse at table 3"}) == \
         {"player": bad.id, "banned": True}
+    assert sock.until(lambda m: m["type"] == "error")["code"] == "banned"
+    with pytest.raises(ConnectionClosed):  # and the socket is closed
+        sock.recv(5)
     r = bad.http.get("/api/session")
     assert (r.status_code, r.json()["error"]["code"]) == (401, "no_session")  # every session ended
     r = bad.post(f"/api/tables/{tid}/sit", {"seat": 1})

@@ -12,9 +12,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from .conn import dumps
 from .errors import ErrorCode, RoomError
 from .handlers import api, body_of, require_player, room_of, sessions_of
-from .moderation import Host, Moderation, read_log
+from .moderation import Host, Moderation, banned, read_log
 from .routes_friends import moderation_of
 from .routes_history import _limit
 
@@ -41,6 +42,17 @@ async def whoami(request: Request) -> Response:
     return JSONResponse({"host": {"id": host.id, "name": host.name}})
 
 
+def _drop_sockets(request: Request, player_id: str) -> None:
+    """A banned player's open sockets are told and closed (in play, the grace period then hands the seat to a
+    bot); reconnecting without a session, they could only watch."""
+    text = dumps({"type": "error", **banned().to_dict()})
+    for table in list(room_of(request).tables.values()):
+        for conn in list(table.watchers.conns):
+            if conn.player is not None and conn.player.id == player_id:
+                conn.send(text)
+                conn.close()
+
+
 def _ban(on: bool) -> Any:
     async def handler(request: Request) -> Response:
         host, mod = await _host(request)
@@ -51,6 +63,7 @@ def _ban(on: bool) -> Any:
         await mod.set_ban(host, pid, on, _text(data, "reason"))
         if on:  # every session ends now, here and (within seconds) in every other process
             await sessions_of(request).revoke_all(pid)
+            _drop_sockets(request, pid)
         return JSONResponse({"player": pid, "banned": on})
 
     handler.__name__ = "ban" if on else "unban"
