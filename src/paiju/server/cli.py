@@ -6,9 +6,14 @@ import logging
 import os
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from paiju.server.settings import Settings
 
 TOKEN = re.compile(r"(token=)[^&\s\"']+")
 
@@ -79,7 +84,7 @@ TOOLS = ("admin", "export")
 """The card room's offline commands (beside ``serve``), loaded as lazily as it is."""
 
 
-def _engine(data_dir: Path, database_url: str | None) -> tuple[object, object]:
+def _engine(data_dir: Path, database_url: str | None) -> tuple[Engine, Settings]:
     """The migrated database of a data directory (or URL), and the Settings naming it."""
     from paiju.server import Settings
     from paiju.server import storage as st
@@ -104,12 +109,9 @@ def register_tools(app: typer.Typer) -> None:
     def _grant(username: str, data_dir: Path, database_url: str | None, revoke: bool) -> None:
         import time
 
-        from sqlalchemy import Engine
-
         from paiju.server.moderation import grant as grant_host
 
         engine, _settings = _engine(data_dir, database_url)
-        assert isinstance(engine, Engine)
         try:
             with engine.begin() as c:
                 pid = grant_host(c, username, time.time(), revoke=revoke)
@@ -133,12 +135,9 @@ def register_tools(app: typer.Typer) -> None:
     @admin.command("list")
     def list_(data_dir: DataDir = Path("./data"), database_url: DatabaseUrl = None) -> None:
         """The hosts granted in the database."""
-        from sqlalchemy import Engine
-
         from paiju.server.moderation import list_hosts
 
         engine, _settings = _engine(data_dir, database_url)
-        assert isinstance(engine, Engine)
         with engine.connect() as c:
             for h in list_hosts(c):
                 typer.echo(f"{h['username']}\t{h['player_id']}\tgranted by {h['granted_by']}")
@@ -160,13 +159,9 @@ def register_tools(app: typer.Typer) -> None:
         """Finished games' records as JSON lines, for researchers (docs/server.md, "Export")."""
         import sys
 
-        from sqlalchemy import Engine
-
         from paiju.server.export import write_jsonl
-        from paiju.server.settings import Settings
 
         engine, settings = _engine(data_dir, database_url)
-        assert isinstance(engine, Engine) and isinstance(settings, Settings)
         secret = key or settings.signing_key()
         try:
             with engine.connect() as c:
