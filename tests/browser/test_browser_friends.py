@@ -151,16 +151,16 @@ def test_a_host_handles_a_report_and_a_player_downloads_their_data(room: Any, ar
 
     host = register(room, "host_b", "管理员")
     host.goto(f"{room.base}/host")
-    report = host.locator(".host-report").first
+    report = host.locator(".host-report", has_text="坏名字")  # other tests' reports may be open too
     report.wait_for()
     assert "昵称不当" in report.inner_text() and "坏名字" in report.inner_text()
     host.screenshot(path=str(artifacts / "friends-host.png"), full_page=True)
     report.locator('button[data-act="kick"]').click()
     ada.wait_for_selector('.seat-row[data-seat="0"] button.sit')  # ada's seat is free again
     host.wait_for_selector('#host-log tr[data-action="kick"]')
-    host.locator(".host-report").first.locator('button[data-act="close-report"]').click()
+    report.locator('button[data-act="close-report"]').click()
     host.wait_for_selector('#host-log tr[data-action="report"]')
-    assert host.locator(".host-report").count() == 0
+    assert report.count() == 0
     ada_id = ada.evaluate("JSON.parse(localStorage.getItem('paiju.player')).id")
     host.fill("#host-rename-player", ada_id)
     host.fill("#host-rename-player-nickname", "玩家甲")
