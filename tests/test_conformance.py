@@ -209,3 +209,43 @@ def test_the_tiny_test_game_conforms(monkeypatch: pytest.MonkeyPatch) -> None:
     cls = get_game(ENTRY.name)
     game, rng = cls.new(cls.config_class(), 1), random.Random(1)
     assert any(game.resample(0, rng).view(1) != game.view(1) for _ in range(20)), "resample must move seat 1's card"
+
+
+def _scribble(x: Any) -> None:
+    """Write into every dict and list of a view, as a careless bot might."""
+    if isinstance(x, dict):
+        for k in list(x):
+            _scribble(x[k])
+            if isinstance(x[k], int | float | str | bool) or x[k] is None:
+                x[k] = "scribbled"
+        x["scribbled"] = True
+    elif isinstance(x, list):
+        for item in x:
+            _scribble(item)
+        x.append("scribbled")
+
+
+READ_ONLY_MATCHES = {"shuiyu": 30, "huashui": 12, "shengji": 3, "weimaque": 15}
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_views_are_read_only(name: str) -> None:
+    """A view (and a legal list) handed out shares nothing mutable with the game: scribbling over every view
+    of every viewer and every legal list at every decision leaves the game, and every later view, as they would
+    have been."""
+    cls = get_game(name)
+    for seed in range(max(1, int(READ_ONLY_MATCHES.get(name, 10) * SCALE))):
+        game, twin = cls.new(cls.config_class(), seed), cls.new(cls.config_class(), seed)
+        rng = random.Random(seed)
+        while not game.finished:
+            for viewer in (*range(game.num_seats), SPECTATOR, OMNISCIENT):
+                _scribble(game.view(viewer))
+            for seat in game.to_move():
+                _scribble(game.legal_actions(seat))
+            assert _snapshot(game) == _snapshot(twin), f"{name} seed {seed}: a written view changed the game"
+            seat = rng.choice(game.to_move())
+            action = rng.choice(game.legal_actions(seat))
+            game.apply(seat, action)
+            twin.apply(seat, action)
+        for viewer in (*range(game.num_seats), SPECTATOR):
+            assert game.view(viewer) == twin.view(viewer)

@@ -473,7 +473,8 @@ def test_a_shengji_hand_through_the_room_is_timed_by_the_rooms_clock(tmp_path: A
     with LiveServer(settings, bot_factory=first_bot) as s:
         me = s.client("me")
         # the person sits and lets every turn time out: the room's bot takes the move (not an escape)
-        info = me.ok("/api/tables", {"game": "shengji", "seed": 7, "turn_seconds": 0.05, "claim_seconds": 0.05})
+        info = me.ok("/api/tables", {"game": "shengji", "seed": 7, "turn_seconds": 0.05, "claim_seconds": 0.05,
+                                     "pace_seconds": 0.05})
         tid = info["id"]
         me.ok(f"/api/tables/{tid}/sit", {"seat": 0})
         me.ok(f"/api/tables/{tid}/bots")

@@ -36,9 +36,11 @@ def test_games_list_every_option_and_the_windows(server: LiveServer) -> None:
     assert toy["options"] == json.loads(json.dumps(ToyConfig.schema()))  # every option, as the config declares it
     [hand] = toy["options"]
     assert (hand["name"], hand["type"], hand["default"], hand["min"], hand["max"]) == ("hand_size", "int", 3, 1, 5)
-    assert [o["name"] for o in toy["table_options"]] == ["turn_seconds", "claim_seconds", "escape"]
-    assert toy["table_options"][2]["choices"] == ["flat"]  # the 升级 page's flat 逃跑 rule by default
-    turn, claim, _ = toy["table_options"]
+    assert [o["name"] for o in toy["table_options"]] == ["turn_seconds", "claim_seconds", "next_hand_seconds",
+                                                              "escape"]
+    assert toy["table_options"][3]["choices"] == ["flat"]  # the 升级 page's flat 逃跑 rule by default
+    turn, claim, pause, _ = toy["table_options"]
+    assert (pause["default"], pause["min"]) == (0.0, 0.0)  # these tests' server; 0 = no pause between hands
     assert (turn["min"], turn["max"], claim["min"]) == (5.0, 3600.0, 0.05)  # and 0 = untimed
     assert set(games) <= {*game_names()}
     # Every choice of every real game's options has words in both languages (no raw "same_tile" in a form).

@@ -249,6 +249,7 @@ async def test_every_public_coroutine_of_a_table_takes_the_lock_itself(room: Roo
         "rearm": lambda: table.rearm(),
         "resume": lambda: table.resume(watcher, 0),
         "act": lambda: table.act(watcher, "play 1"),
+        "ready": lambda: table.ready(watcher),
         "detach": lambda: table.detach(watcher),
         "kick": lambda: table.kick(0),
         "rename": lambda: table.rename(a.id, "A2"),

@@ -190,8 +190,8 @@ def test_the_accounts_migration_moves_an_existing_database_forward(settings: Set
 
 
 def test_the_friends_migration_moves_an_existing_database_forward(settings: Settings) -> None:
-    """A database at revision 0002 with players, an account, a finished match and a waiting table is upgraded to
-    0003: everything is still there, the old tables have no number (and are still reached by id), new ones
+    """A database at revision 0003 with players, an account, a finished match and a waiting table is upgraded to
+    0004: everything is still there, the old tables have no number (and are still reached by id), new ones
     get one, and the old players can be banned and report."""
     from alembic import command
     from alembic.config import Config
@@ -205,7 +205,7 @@ def test_the_friends_migration_moves_an_existing_database_forward(settings: Sett
     cfg.set_main_option("script_location", str(Path(storage.__file__).with_name("migrations")))
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0002")
+        command.upgrade(cfg, "0003")
     with engine.begin() as c:
         for pid in ("old_a", "old_b"):
             storage.add_player(c, RoomPlayer(pid, pid.upper()), 1.0)

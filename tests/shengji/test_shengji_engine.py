@@ -208,7 +208,9 @@ def test_every_seat_is_asked_at_every_step() -> None:
     g = game_from(build_deal({2: "3S 3S 2C"}))
     for step in range(1, 52):
         assert g.to_move() == (0, 1, 2, 3) and g.view(SPECTATOR)["dealt"] == 4 * step
-        assert all(g.window(s) is Window.PACE and g.timeout_action(s) == "pass" for s in range(4))
+        # the deal's steps are paced; once the last card is dealt, the last call for bids is a claim window
+        window = Window.PACE if step < 51 else Window.CLAIM
+        assert all(g.window(s) is window and g.timeout_action(s) == "pass" for s in range(4))
         assert all(g.legal_actions(s)[0] == "pass" for s in range(4))
         g.apply(3, "pass")
         assert g.to_move() == (0, 1, 2) and g.legal_actions(3) == []

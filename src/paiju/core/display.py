@@ -26,6 +26,7 @@ __all__ = [
     "TableBlock",
     "Text",
     "center",
+    "fresh",
     "group",
     "result_block",
     "seat_block",
@@ -108,6 +109,15 @@ def table_block(card_style: CardStyle, phase: Text, info: list[Text], seats: lis
                 last_result: dict[str, Any] | None = None) -> TableBlock:
     return {"card_style": card_style, "phase": phase, "info": info, "seats": seats, "center": center or [],
             "select": select, "last_result": last_result}
+
+
+def fresh(x: Any) -> Any:
+    """A copy of a JSON-like value that shares no dict or list with it (tuples become lists, as in JSON)."""
+    if type(x) is dict:
+        return {k: fresh(v) for k, v in x.items()}
+    if type(x) is list or type(x) is tuple:
+        return [fresh(v) for v in x]
+    return x
 
 
 def result_block(title: Text, lines: list[dict[str, Any]], scores: list[Any], **extra: Any) -> dict[str, Any]:

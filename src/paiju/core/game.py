@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from .config import RulesConfig
-from .display import ActionItem, GameView
+from .display import ActionItem, GameView, fresh
 from .errors import GameOverError, IllegalActionError, NotYourTurnError
 from .state import Copy, State, hidden_part, put_back
 from .state import field as state_field
@@ -95,6 +95,8 @@ class Game(ABC, Generic[C]):
     """Human names: {"zh": ..., "en": ...}."""
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
+    paced: ClassVar[bool] = False
+    """Some decisions are paced steps (``Window.PACE``): the card room offers a table the pace option."""
 
     display_code: ClassVar[GameView | None] = None
     """The game's display code (its ``view.py``): views, action labels, refusal reasons and event text come from
@@ -247,6 +249,11 @@ class Game(ABC, Generic[C]):
         """Deciding seats everyone may know about.  Claim windows must not reveal who *could* claim."""
         return self.to_move()
 
+    def hands_finished(self) -> int:
+        """Hands of this match settled so far: the card room pauses between two hands (the result in view)
+        when this grows and the match goes on."""
+        return 0
+
     def watch_seat(self) -> int:
         """Where a person who only watches sits: ``SPECTATOR``, or a seat that plays no card but sees more
         (偎麻雀's 守醒)."""
@@ -307,8 +314,12 @@ class Game(ABC, Generic[C]):
         self.history.append((seat, action))
         return events
 
-    def view(self, viewer: int) -> View:
-        """What ``viewer`` (a seat, SPECTATOR or OMNISCIENT) may see, as a JSON-able dict."""
+    def view(self, viewer: int, *, copy: bool = True) -> View:
+        """What ``viewer`` (a seat, SPECTATOR or OMNISCIENT) may see, as a JSON-able dict.
+
+        The view is the caller's own: games hand out the same unchanged parts (their rules, the last round, a
+        label) in many views, so it is copied before it leaves.  ``copy=False`` skips the copy for a caller
+        that only reads it at once and keeps nothing (the card room serialises it, an encoder reads it)."""
         deciding = self.to_move() if viewer == OMNISCIENT else self.public_to_move()
         base: View = {
             "game": self.name,
@@ -320,7 +331,7 @@ class Game(ABC, Generic[C]):
             "you_decide": viewer >= 0 and viewer in self.to_move(),
         }
         base.update(self._view(viewer))
-        return base
+        return fresh(base) if copy else base
 
     # ---- copies, from the declared state ------------------------------------------------------------
     def sees(self, field: str, viewer: int, seat: int = -1) -> bool:

@@ -190,7 +190,7 @@ class Table:
     def view(self, seat: Seat) -> View:
         v = self._views.get(seat)
         if v is None:
-            v = self._views[seat] = self.game.view(seat)
+            v = self._views[seat] = self.game.view(seat, copy=False)
         return v
 
     def deciding(self) -> tuple[Seat, ...]:

@@ -62,7 +62,13 @@ TABLE_OPTIONS = [
      "choices": None},
     {"name": "claim_seconds", "type": "float", "zh": "抢牌时限（秒，0 为不限）", "en": "claim window (s, 0 = untimed)",
      "choices": None},
+    {"name": "pace_seconds", "type": "float", "zh": "发牌节奏（每轮秒数，升级边发边亮）",
+     "en": "deal pace (s per round of cards, 升级's bidding deal)", "choices": None},
+    {"name": "next_hand_seconds", "type": "float", "zh": "两局之间最多等待（秒，0 为不等）",
+     "en": "pause between hands at most (s, 0 = none)", "choices": None},
 ]
+ROOM_OPTIONS = ("pace_seconds", "next_hand_seconds")
+"""Table options the room keeps beside the two windows (``TableRow.options``)."""
 ESCAPE_LABELS = {"page": {"zh": "页面规则：逃跑扣24×基础分，其他家按抓分算",
                           "en": "the page: leaver −24 × base, the others scored on the points taken so far"},
                  "flat": {"zh": "逃跑扣8分，其他家各加1分", "en": "leaver −8, each other player +1"}}
@@ -111,16 +117,22 @@ async def list_games(request: Request) -> Response:
             continue
         out.append({"name": name, "display": dict(cls.display), "min_seats": cls.min_seats,
                     "max_seats": cls.max_seats, "options": cls.config_class.schema(),
-                    "table_options": [*_table_options(request.app.state.settings), _escape_option(name)]})
+                    "table_options": [*_table_options(request.app.state.settings, paced=cls.paced),
+                                      _escape_option(name)]})
     return JSONResponse(out)
 
 
-def _table_options(settings: Settings) -> list[dict[str, Any]]:
-    """The decision windows with their defaults and bounds (0, untimed, is allowed besides)."""
+def _table_options(settings: Settings, *, paced: bool) -> list[dict[str, Any]]:
+    """The decision windows with their defaults and bounds (0, untimed, is allowed besides), the pause between
+    hands, and the deal's pace where the game has paced steps."""
     turn = {"default": settings.turn_seconds, "min": settings.min_turn_seconds, "max": settings.max_window_seconds}
     claim = {"default": settings.claim_seconds, "min": settings.min_window_seconds,
              "max": settings.max_window_seconds}
-    return [dict(o, **(turn if o["name"] == "turn_seconds" else claim)) for o in TABLE_OPTIONS]
+    bounds = {"turn_seconds": turn, "claim_seconds": claim,
+              "pace_seconds": {"default": settings.pace_seconds, "min": 0.0, "max": settings.max_pace_seconds},
+              "next_hand_seconds": {"default": settings.next_hand_seconds, "min": 0.0,
+                                    "max": settings.max_window_seconds}}
+    return [dict(o, **bounds[str(o["name"])]) for o in TABLE_OPTIONS if paced or o["name"] != "pace_seconds"]
 
 
 @api
@@ -180,7 +192,8 @@ async def create_table(request: Request) -> Response:
                         zh=f"选项 'escape' 应为 {rules} 之一")
     table = await room_of(request).create_table(
         player, game, data.get("config"), turn_seconds=data.get("turn_seconds"),
-        claim_seconds=data.get("claim_seconds"), private=private, **fixed)
+        claim_seconds=data.get("claim_seconds"), private=private,
+        options={name: data[name] for name in ROOM_OPTIONS if data.get(name) is not None}, **fixed)
     await room_of(request).db.run(lambda c: scoring.set_rule(c, table.id, escape))
     return JSONResponse(table.info(for_player=player), status_code=201)
 
@@ -315,6 +328,11 @@ async def _handle(table: CardTable, conn: Conn, text: str, talk: Talk) -> None:
         await table.resume(conn, since)
     elif kind == "ping":
         conn.send(dumps({"type": "pong", "time": table.room.settings.clock()}))
+    elif kind == "continue":
+        try:
+            await table.ready(conn)
+        except RoomError as e:
+            conn.send(_ws_error(e))
     elif kind in ("phrase", "chat"):
         try:
             if kind == "phrase":
@@ -325,8 +343,9 @@ async def _handle(table: CardTable, conn: Conn, text: str, talk: Talk) -> None:
             conn.send(_ws_error(e))
     else:
         conn.send(_ws_error(RoomError(ErrorCode.UNKNOWN_TYPE,
-                                      f"unknown message type {kind!r}; known: act, resume, ping, phrase, chat",
-                                      zh=f"不认识的消息类型 {kind!r}；可用的有 act、resume、ping、phrase、chat")))
+                                      f"unknown message type {kind!r}; known: act, resume, ping, continue, phrase, "
+                                      "chat", zh=f"不认识的消息类型 {kind!r}；可用的有 act、resume、ping、continue、"
+                                                 "phrase、chat")))
 
 
 # ---- garbage collection -------------------------------------------------------------------------------

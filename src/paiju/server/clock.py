@@ -8,7 +8,7 @@ the time, who just acted) to the new deadlines, so the rules of the clock are te
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Collection, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -17,13 +17,16 @@ from paiju.core import Window
 
 @dataclass(frozen=True, slots=True)
 class Windows:
-    """A table's decision windows in seconds; 0 means untimed."""
+    """A table's decision windows in seconds; 0 means untimed (for a paced step: not waited for)."""
 
     turn: float
     claim: float
+    pace: float = 0.0
 
     def seconds(self, window: Window) -> float:
-        return self.claim if window in (Window.CLAIM, Window.PACE) else self.turn
+        if window == Window.PACE:
+            return self.pace
+        return self.claim if window == Window.CLAIM else self.turn
 
 
 class Deadlines(NamedTuple):
@@ -39,13 +42,14 @@ NO_DEADLINES = Deadlines({}, {})
 
 
 def next_deadlines(before: Deadlines, deciding: Mapping[int, Window], now: float, windows: Windows,
-                   acted: int | None = None, *, instant: Collection[int] = ()) -> Deadlines:
+                   acted: int | None = None) -> Deadlines:
     """The deadlines once ``deciding`` (seat → the window it decides in) must decide at ``now``.
 
     A seat still deciding in the same window keeps its deadline (a claim window does not restart when
     another seat answers); a new decision — a seat that just acted, or one in a new window — gets a new
-    one; an untimed window gets none; a seat no longer deciding loses its deadline; a seat in ``instant``
-    (it has nothing to choose but the default) is due at once.
+    one; an untimed window gets none; a seat no longer deciding loses its deadline.  A paced step is new
+    whenever the game has moved (a bid reopens the step for everyone), so every seat in it gets the same
+    fresh deadline.
     """
     at: dict[int, float] = {}
     kept: dict[int, Window] = {}
@@ -54,11 +58,8 @@ def next_deadlines(before: Deadlines, deciding: Mapping[int, Window], now: float
         if seconds <= 0:
             continue
         kept[seat] = window
-        if seat in instant:
-            at[seat] = now
-            continue
         old = before.at.get(seat)
-        if seat != acted and old is not None and before.windows.get(seat) == window:
+        if window != Window.PACE and seat != acted and old is not None and before.windows.get(seat) == window:
             at[seat] = old
         else:
             at[seat] = now + seconds

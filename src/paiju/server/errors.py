@@ -49,6 +49,7 @@ class ErrorCode(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     GAME_OVER = "game_over"
     NOT_STARTED = "not_started"
+    BETWEEN_HANDS = "between_hands"
     BAD_MESSAGE = "bad_message"
     UNKNOWN_TYPE = "unknown_type"
     SERVER_ERROR = "server_error"
@@ -104,6 +105,7 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.NOT_YOUR_TURN: ("还没轮到你", "Not your turn"),
     ErrorCode.GAME_OVER: ("这局已经结束", "The game is over"),
     ErrorCode.NOT_STARTED: ("还没开局", "The game has not started"),
+    ErrorCode.BETWEEN_HANDS: ("下一局还没开始：请按“继续”", "The next hand has not started yet: press continue"),
     ErrorCode.BAD_MESSAGE: ("消息有误", "Bad message"),
     ErrorCode.UNKNOWN_TYPE: ("不认识的消息类型", "Unknown message type"),
     ErrorCode.SERVER_ERROR: ("服务器出错", "Server error"),

@@ -173,13 +173,13 @@ def replay_index(row: st.TableRow, seats: list[dict[str, Any]]) -> dict[str, Any
     steps: list[dict[str, Any]] = []
     hands: list[dict[str, Any]] = []
     first = 1
-    last_result = game.view(OMNISCIENT)["table"].get("last_result")
+    last_result = game.view(OMNISCIENT, copy=False)["table"].get("last_result")
     for n, (seat, action, at) in enumerate(row.actions, start=1):
         zh, en = game.describe(action, "zh"), game.describe(action, "en")
         events = game.apply(seat, action)
         steps.append({"n": n, "seat": seat, "action": action, "zh": zh, "en": en, "at": at, "events": events,
                       "hand": len(hands) + 1})
-        result = game.view(OMNISCIENT)["table"].get("last_result")
+        result = game.view(OMNISCIENT, copy=False)["table"].get("last_result")
         if result is not None and result != last_result:
             hands.append({"hand": len(hands) + 1, "first": first, "last": n, "result": result})
             first = n + 1
@@ -215,11 +215,11 @@ def replay_views(row: st.TableRow, lo: int, hi: int) -> dict[str, Any]:
     game = cls(cls.config_class.from_dict(row.config), row.seed, row.deal)
     out: dict[str, Any] = {}
     if lo == 0:
-        out["0"] = game.view(OMNISCIENT)
+        out["0"] = game.view(OMNISCIENT, copy=False)
     for n, (seat, action, _at) in enumerate(row.actions[:hi], start=1):
         game.apply(seat, action)
         if n >= lo:
-            out[str(n)] = game.view(OMNISCIENT)
+            out[str(n)] = game.view(OMNISCIENT, copy=False)
     return out
 
 
@@ -299,6 +299,7 @@ class Rematches:
             or next(iter(people.values()))
         new = await room.create_table(owner, row.game, row.config, turn_seconds=row.turn_seconds,
                                       claim_seconds=row.claim_seconds, private=row.private,
+                                      options=dict(row.options),
                                       number=row.number)  # the same room for the people at it
         rule = await room.db.run(lambda c: c.execute(select(lg.table_scoring.c.escape)
                                                      .where(lg.table_scoring.c.table_id == row.id)).scalar())

@@ -83,7 +83,7 @@ class ShengjiPlatform(Platform):
         return out
 
     def escape_facts(self, game: Game[Any]) -> dict[str, Any]:
-        v = game.view(OMNISCIENT)
+        v = game.view(OMNISCIENT, copy=False)
         return {"hand": v["hands_played"] + 1, "hand_first_action": v["hand_first_action"], "phase": v["phase"],
                 "dealer": v["dealer"], "points": v["points"], "penalties": list(v["penalties"]),
                 "levels": list(v["levels"])}

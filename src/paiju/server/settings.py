@@ -24,6 +24,13 @@ class Settings:
     """Default window for an ordinary turn (a table option)."""
     claim_seconds: float = 10.0
     """Default window for a claim (a table option; the rule pages say 10 s)."""
+    pace_seconds: float = 0.2
+    """Default length of one paced step (升级's deal: a card to each seat): fixed, never closed early while a
+    person sits at the table (a table option; bot-only tables do not wait)."""
+    max_pace_seconds: float = 5.0
+    next_hand_seconds: float = 15.0
+    """Default pause between two hands of a match with people at the table: the next hand starts when every
+    person has pressed *continue*, or after this long (a table option; 0: no pause)."""
     min_window_seconds: float = 0.05
     max_window_seconds: float = 3600.0
     min_turn_seconds: float = 5.0

@@ -79,6 +79,7 @@ card_tables = Table(
     Column("finished_at", Float, nullable=True),
     Column("deadlines", Text, nullable=False),
     Column("result", Text, nullable=True),
+    Column("options", Text, nullable=True),  # the room's options for this table (pace, next hand), JSON
     Column("number", String(6), nullable=True),  # the room number (房号, numbers.py); a rematch keeps it
     Index("ix_card_tables_status", "status"),
     Index("ix_card_tables_number", "number"),
@@ -158,6 +159,9 @@ class TableRow:
     result: Any = None
     seats: list[SeatRow] = field(default_factory=list)
     actions: list[tuple[int, str, float]] = field(default_factory=list)
+    options: dict[str, float] = field(default_factory=dict)
+    """The room's options for this table beyond its two windows (``pace_seconds``, ``next_hand_seconds``);
+    a missing one takes the server's default."""
     number: str | None = None
     """The room number people type to join (6 digits), or None for tables made before numbers existed."""
 
@@ -214,7 +218,8 @@ def add_table(conn: Connection, t: TableRow) -> None:
         deal=None if t.deal is None else json.dumps(t.deal, ensure_ascii=False),
         turn_seconds=t.turn_seconds, claim_seconds=t.claim_seconds, private=t.private, invite=t.invite,
         owner_id=t.owner_id, status=t.status, created_at=t.created_at,
-        deadlines=_dump_deadlines(t.deadlines), **({"number": t.number} if t.number is not None else {})))
+        deadlines=_dump_deadlines(t.deadlines), **({"options": json.dumps(t.options)} if t.options else {}),
+        **({"number": t.number} if t.number is not None else {})))
     conn.execute(insert(seats), [{"table_id": t.id, "seat": s.seat, "player_id": s.player_id, "bot": s.bot,
                                   "replaced": s.replaced} for s in t.seats])
 
@@ -285,7 +290,8 @@ def load_tables(conn: Connection, *, table_id: str | None = None, unfinished: bo
             owner_id=r["owner_id"], status=r["status"], created_at=r["created_at"], started_at=r["started_at"],
             finished_at=r["finished_at"],
             deadlines={int(k): float(v) for k, v in json.loads(r["deadlines"]).items()},
-            result=None if r["result"] is None else json.loads(r["result"]), number=r["number"])
+            result=None if r["result"] is None else json.loads(r["result"]),
+            options={} if r["options"] is None else json.loads(r["options"]), number=r["number"])
         seat_q = (select(seats.c.seat, seats.c.player_id, seats.c.bot, seats.c.replaced, players.c.nickname)
                   .select_from(seats.outerjoin(players, seats.c.player_id == players.c.id))
                   .where(seats.c.table_id == t.id).order_by(seats.c.seat))

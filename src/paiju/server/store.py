@@ -110,6 +110,14 @@ class TableStore:
         await self.db.run(job)
         self._deadlines = stored
 
+    async def set_deadlines(self, deadlines: Mapping[int, float]) -> None:
+        """New deadlines without a move (the pause between hands is over)."""
+        if deadlines == self._deadlines:
+            return
+        tid, stored = self.id, dict(deadlines)
+        await self.db.run(lambda c: st.set_deadlines(c, tid, stored))
+        self._deadlines = stored
+
     async def finish(self, move: Move, result: Any) -> None:
         """The match's last move and its end, in one transaction with the ``finished`` hooks."""
         row = st.action_row(self.id, move.n, move.seat, move.action, move.at)

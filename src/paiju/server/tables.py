@@ -18,6 +18,7 @@ import json
 import logging
 import secrets
 from collections import deque
+from dataclasses import dataclass, field
 from typing import Any
 
 from paiju.core import SPECTATOR, ActionError, ConfigError, Event, Game, Window, get_game
@@ -26,7 +27,7 @@ from . import scoring
 from .auth import Player
 from .bots import BotFactory, TableBots, default_bot_factory
 from .broadcast import Broadcaster
-from .clock import Deadlines, Timers, Windows, next_deadlines
+from .clock import NO_DEADLINES, Deadlines, Timers, Windows, next_deadlines
 from .conn import _ENCODER, Conn, dumps, dumps_events
 from .errors import ErrorCode, RoomError, invite_required, no_table
 from .numbers import RoomNumbers
@@ -43,6 +44,15 @@ log = logging.getLogger("paiju.server.tables")
 
 def _deadlines_of(row: TableRow, game: Game[Any]) -> Deadlines:
     return Deadlines(dict(row.deadlines), {s: game.window(s) for s in row.deadlines})
+
+
+@dataclass
+class Pause:
+    """Between two hands: the result stays in view and no clock runs until every person at the table has
+    pressed *continue* (bots always have) or ``until`` has passed."""
+
+    until: float
+    ready: set[int] = field(default_factory=set)
 
 
 class CardTable:
@@ -63,8 +73,11 @@ class CardTable:
         self.watchers = Broadcaster()
         self.bots = TableBots(room.bot_factory, row.id, row.game, row.seed)
         self.timers = Timers(room.settings.clock)
-        self.windows = Windows(row.turn_seconds, row.claim_seconds)
         self.deadlines = _deadlines_of(row, game)
+        self.held: dict[int, str] = {}
+        """A paced step's default answers (pass), kept by the room until the step ends: applying them at once
+        would end the step early whenever nobody had anything to say, and so tell that nobody had."""
+        self.pause: Pause | None = None
         # (seq, that update's events as JSON text): text keeps thousands of small dicts out of the cyclic GC
         self.recent: deque[tuple[int, str]] = deque(maxlen=room.settings.resume_buffer)
         self.notes: dict[str, Any] = {}
@@ -107,6 +120,8 @@ class CardTable:
             "config": row.config,
             "turn_seconds": row.turn_seconds,
             "claim_seconds": row.claim_seconds,
+            "pace_seconds": self.option("pace_seconds"),
+            "next_hand_seconds": self.option("next_hand_seconds"),
             "private": row.private,
             "owner": row.owner_id,
             "status": row.status,
@@ -114,6 +129,8 @@ class CardTable:
             "created_at": row.created_at,
             "seats": self.seats.to_list(self.watchers.connected),
             "result": self.game.result().to_dict() if self.game.finished else None,  # type: ignore[union-attr]
+            "pause": None if self.pause is None else {"until": self.pause.until, "ready": sorted(self.pause.ready),
+                                                      "waiting": self._not_ready()},
             "number": row.number,
             **self.notes,
         }
@@ -135,16 +152,19 @@ class CardTable:
     def _state(self, kind: str, viewer: int, events: list[Event] | None = None) -> dict[str, Any]:
         status = self.row.status
         g = self.game
-        deciding = viewer >= 0 and status == "playing" and viewer in g.to_move()
+        deciding = (viewer >= 0 and status == "playing" and self.pause is None and viewer in g.to_move()
+                    and viewer not in self.held)
         deadlines = self.deadlines.at
         msg: dict[str, Any] = {"type": kind, "seq": self.seq}
         if events is not None:
             msg["events"] = events
-        msg["view"] = g.view(viewer) if status != "waiting" else None
+        msg["view"] = g.view(viewer, copy=False) if status != "waiting" else None
         msg["legal"] = ([{"action": a, "zh": g.describe(a, "zh"), "en": g.describe(a, "en")}
                          for a in g.legal_actions(viewer)] if deciding else [])
         msg["deadline"] = deadlines.get(viewer) if deciding else None
-        public = g.public_to_move() if status == "playing" else ()
+        if deciding:
+            msg["window"] = str(g.window(viewer))
+        public = g.public_to_move() if status == "playing" and self.pause is None else ()
         msg["deadlines"] = {str(s): deadlines[s] for s in public if s in deadlines}
         msg["seat"] = viewer if viewer >= 0 else None
         return msg
@@ -282,6 +302,8 @@ class CardTable:
         async with self.lock:
             if self.status != "playing":
                 return
+            if not self.deadlines.at:  # stopped between two hands (no clock ran then): the next hand's starts now
+                self.deadlines = self._next_deadlines(self.settings.clock(), acted=None)
             self._schedule()
             for s in self.seats.people():
                 self._arm_grace(s.seat)
@@ -299,26 +321,108 @@ class CardTable:
                                 zh="你没有座位：旁观的人不能出牌")
             if self.seats.is_bot(seat):
                 raise RoomError(ErrorCode.NOT_SEATED, "a bot plays your seat now", zh="现在由机器人替你打")
-            await self._apply(seat, action)
+            if self.pause is not None:
+                raise RoomError(ErrorCode.BETWEEN_HANDS, "the next hand has not started yet: press continue",
+                                zh="下一局还没开始：请按“继续”")
+            await self._answer(seat, action)
 
-    async def _apply(self, seat: int, action: str) -> None:
-        """Check and apply one action, store it, then tell everyone.  Caller holds the lock."""
+    async def ready(self, conn: Conn) -> None:
+        """A seated person has read the hand's result and is ready for the next hand (``continue``)."""
+        async with self.lock:
+            seat = self.seat_of(conn.player)
+            if seat is None:
+                raise RoomError(ErrorCode.NOT_SEATED, "you have no seat at this table", zh="你没有坐在这张桌")
+            if self.pause is None or seat in self.pause.ready:
+                return  # nothing to wait for: a second press, or one that crossed the pause's end
+            self.pause.ready.add(seat)
+            if self._not_ready():
+                self._broadcast_table()
+            else:
+                await self._end_pause()
+
+    def option(self, name: str) -> float:
+        """A room option of this table (``pace_seconds``, ``next_hand_seconds``): its own, else the default."""
+        value = self.row.options.get(name)
+        return float(getattr(self.settings, name)) if value is None else float(value)
+
+    def _not_ready(self) -> list[int]:
+        """People who have not pressed *continue* yet (bots are always ready)."""
+        ready = self.pause.ready if self.pause is not None else set()
+        return [s.seat for s in self.seats.people() if s.seat not in ready]
+
+    async def _answer(self, seat: int, action: str) -> None:
+        """One seat's decision, a person's or a bot's.  In a paced step the default answer (pass) is held
+        until the step ends, so the step lasts as long whatever anyone holds; any other answer (a bid) is
+        public and applies at once.  Caller holds the lock."""
+        g = self.game
+        if seat in g.to_move() and g.window(seat) == Window.PACE and action == g.timeout_action(seat):
+            if seat not in self.held:
+                self.held[seat] = action
+                self.watchers.to_player(self.seats[seat].player_id,
+                                        lambda conn: dumps(self._state("update", self.viewer_of(conn), [])))
+            if self._windows().pace <= 0 and all(s in self.held for s in g.to_move()):
+                await self._end_step()  # nobody to pace for: the step ends once every seat has answered
+            return
+        await self._apply([(seat, action)])
+
+    async def _end_step(self) -> None:
+        """A paced step is over: every seat asked passes (held or silent), as one update.  Caller holds the
+        lock."""
+        g = self.game
+        moves = [(s, a) for s in g.to_move() if (a := self.held.get(s) or g.timeout_action(s)) is not None]
+        await self._apply(moves)
+
+    async def _apply(self, moves: list[tuple[int, str]]) -> None:
+        """Check and apply actions in order, store each, then tell everyone once.  Caller holds the lock.
+
+        Only the first action can be refused (a person's or a bot's choice); the others are a paced step's
+        passes, which the game has just offered."""
+        g = self.game
+        hands = g.hands_finished()
+        events: list[Event] = []
+        for i, (seat, action) in enumerate(moves):
+            try:
+                new = g.apply(seat, action)
+            except ActionError as e:
+                if i == 0:
+                    raise RoomError.refused(e) from e
+                log.error("table %s: paced move %r for seat %d refused: %s", self.id, action, seat, e)
+                break
+            except Exception:
+                log.exception("table %s: engine failed on seat %d %r; rebuilding from the record", self.id, seat,
+                              action)
+                await self._rebuild()
+                raise RoomError(ErrorCode.SERVER_ERROR, "the engine failed on that action; the table was rebuilt",
+                                zh="引擎出错，牌桌已按记录重建") from None
+            events.extend(new)
+            self.held.clear()  # the game moved on: whoever it asks now answers afresh
+            now = self.settings.clock()
+            last = i == len(moves) - 1 or g.finished
+            if last:
+                if not g.finished and g.hands_finished() > hands and self.option("next_hand_seconds") > 0 \
+                        and self.seats.people():
+                    self._start_pause(now)
+                self.deadlines = self._next_deadlines(now, acted=seat)
+            await self._store(Move(self.seq, seat, action, now), new)
+            if g.finished:
+                break
+        if g.finished:
+            self.row.status = "finished"
+            self.row.finished_at = self.settings.clock()
+            self.room.finished(self)
+        self._broadcast_state("update", events)
+        if g.finished:
+            self._broadcast_table()
+            await scoring.on_match_finished(self.room.db, self.row, g, self.settings.clock)  # the ledger
+        elif self.pause is not None:
+            self._broadcast_table()
+        self._schedule()
+
+    async def _store(self, move: Move, events: list[Event]) -> None:
+        """Store one applied move (and the match's end); if it cannot be, the table is rebuilt from the record
+        and the caller hears why.  Caller holds the lock."""
         try:
-            events = self.game.apply(seat, action)
-        except ActionError as e:
-            raise RoomError.refused(e) from e
-        except Exception:
-            log.exception("table %s: engine failed on seat %d %r; rebuilding from the record", self.id, seat,
-                          action)
-            await self._rebuild()
-            raise RoomError(ErrorCode.SERVER_ERROR, "the engine failed on that action; the table was rebuilt",
-                            zh="引擎出错，牌桌已按记录重建") from None
-        now = self.settings.clock()
-        self.deadlines = self._next_deadlines(now, acted=seat)
-        move = Move(self.seq, seat, action, now)
-        finished = self.game.finished
-        try:
-            if finished:
+            if self.game.finished:
                 await self.store.finish(move, self.game.result().to_dict())  # type: ignore[union-attr]
             else:
                 await self.store.record_move(move, self.deadlines.at)
@@ -328,20 +432,30 @@ class CardTable:
             raise RoomError(ErrorCode.SERVER_ERROR, "the move could not be stored; try again",
                             zh="这一步没能存下，请再试一次") from None
         self.recent.append((move.n, dumps_events(events)))
-        if finished:
-            self.row.status = "finished"
-            self.row.finished_at = now
-            self.room.finished(self)
-        self._broadcast_state("update", events)
-        if finished:
-            self._broadcast_table()
-            await scoring.on_match_finished(self.room.db, self.row, self.game, self.settings.clock)  # the ledger
+
+    def _start_pause(self, now: float) -> None:
+        """A hand is over and another follows: hold the table (no clock, no bot) until everyone is ready."""
+        pause = self.pause = Pause(now + self.option("next_hand_seconds"))
+        self.timers.later(pause.until - now, self._pause_expired, pause)
+
+    async def _pause_expired(self, pause: Pause) -> None:
+        async with self.lock:
+            if self.pause is pause:
+                await self._end_pause()
+
+    async def _end_pause(self) -> None:
+        """The next hand's clock starts now.  Caller holds the lock."""
+        self.pause = None
+        self.deadlines = self._next_deadlines(self.settings.clock(), acted=None)
+        await self.store.set_deadlines(self.deadlines.at)
+        self._broadcast_table()
+        self._broadcast_state("update", [])
         self._schedule()
 
     async def _apply_quietly(self, seat: int, action: str) -> None:
         """An automatic move (a bot's, an expiry's).  Caller holds the lock."""
         try:
-            await self._apply(seat, action)
+            await self._answer(seat, action)
         except RoomError as e:
             log.error("table %s: automatic move %r for seat %d refused: %s", self.id, action, seat, e.message)
 
@@ -354,17 +468,23 @@ class CardTable:
             self.game = replay_game(row)
             self.deadlines = _deadlines_of(row, self.game)
         self.recent.clear()
+        self.held.clear()
         self._broadcast_state("snapshot")
         self._schedule()
 
     # ---- time and bots -------------------------------------------------------------------------------
+    def _windows(self) -> Windows:
+        """The table's windows; a paced step is waited for only while a person plays at the table."""
+        row = self.row
+        pace = self.option("pace_seconds") if self.seats.people() else 0.0
+        return Windows(row.turn_seconds, row.claim_seconds, pace)
+
     def _next_deadlines(self, now: float, acted: int | None) -> Deadlines:
         g = self.game
-        deciding = {s: g.window(s) for s in g.to_move()} if self.status == "playing" and not g.finished else {}
-        # Until the room paces 升级's deal (Window.PACE, docs/architecture.md), a seat with nothing to choose but
-        # the default takes it at once, and one that may do more gets the claim window.
-        instant = {s for s, w in deciding.items() if w == Window.PACE and g.legal_actions(s) == [g.timeout_action(s)]}
-        return next_deadlines(self.deadlines, deciding, now, self.windows, acted, instant=instant)
+        if self.status != "playing" or g.finished or self.pause is not None:
+            return NO_DEADLINES
+        deciding = {s: g.window(s) for s in g.to_move()}
+        return next_deadlines(self.deadlines, deciding, now, self._windows(), acted)
 
     def _schedule(self) -> None:
         """Arm a timer per deadline and a think delay per bot that must decide.  Caller holds the lock."""
@@ -372,13 +492,17 @@ class CardTable:
             self.timers.cancel_all()
             return
         self.timers.keep(self.deadlines.at, self._expire)
-        seq = self.seq
-        for seat in self.bots.to_ask([s for s in self.game.to_move() if self.seats.is_bot(s)], seq):
-            self.timers.later(self.settings.bot_delay_seconds, self._bot_decides, seat, seq)
+        if self.pause is not None:
+            return
+        g, seq = self.game, self.seq
+        for seat in self.bots.to_ask([s for s in g.to_move() if self.seats.is_bot(s) and s not in self.held], seq):
+            # a paced step does not wait for bots: they answer within it (a bid at once, a pass held)
+            delay = 0.0 if g.window(seat) == Window.PACE else self.settings.bot_delay_seconds
+            self.timers.later(delay, self._bot_decides, seat, seq)
 
     def _can_decide(self, seat: int, seq: int, *, bot_only: bool) -> bool:
-        return (self.seq == seq and self.status == "playing" and seat in self.game.to_move()
-                and (not bot_only or self.seats.is_bot(seat)))
+        return (self.seq == seq and self.status == "playing" and self.pause is None and seat in self.game.to_move()
+                and seat not in self.held and (not bot_only or self.seats.is_bot(seat)))
 
     async def _bot_decides(self, seat: int, seq: int, *, bot_only: bool = True) -> None:
         """The seat's bot chooses from the seat's view and legal list only, on a worker thread; its choice is
@@ -389,7 +513,7 @@ class CardTable:
             bot = self.bots.bot(seat, self.seats[seat].bot or self.settings.bot_kind)
             legal = list(self.game.legal_actions(seat))
             # a private copy: the bot reads it on another thread while the game moves on
-            view = json.loads(dumps(self.game.view(seat))) if getattr(bot, "needs_view", True) else {}
+            view = json.loads(dumps(self.game.view(seat, copy=False))) if getattr(bot, "needs_view", True) else {}
         action = await self.bots.choose(bot, seat, view, legal)
         async with self.lock:
             if not self._can_decide(seat, seq, bot_only=bot_only):
@@ -409,6 +533,9 @@ class CardTable:
         async with self.lock:
             self.timers.fired(seat, at)
             if self.deadlines.at.get(seat) != at or seat not in self.game.to_move():
+                return
+            if self.game.window(seat) == Window.PACE:  # the step's time is up for every seat at once
+                await self._end_step()
                 return
             action = self.game.timeout_action(seat)
             if action is not None and self.game.is_legal(seat, action):
@@ -468,6 +595,8 @@ class CardTable:
             self.row.deadlines = {}
             self.deadlines = Deadlines({}, {})
             self.timers.cancel_all()
+            self.pause = None
+            self.held.clear()
             self.notes["closed"] = why
             self.room.finished(self)
             self._broadcast_table()
@@ -542,9 +671,21 @@ class Room:
                             "seconds", 422, zh=f"选项 {name!r} 应为 0（不限时）或 {lo} 到 {hi} 秒")
         return v
 
+    def room_option(self, name: str, value: Any) -> float:
+        """A table's pace or pause between hands: seconds from 0 (none) to the server's bound."""
+        bound = {"pace_seconds": self.settings.max_pace_seconds,
+                 "next_hand_seconds": self.settings.max_window_seconds}.get(name)
+        if bound is None:
+            raise RoomError(ErrorCode.BAD_OPTION, f"unknown table option {name!r}", 422, zh=f"没有桌面选项 {name!r}")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= bound:
+            raise RoomError(ErrorCode.BAD_OPTION, f"option {name!r} must be a number of seconds from 0 to {bound:g}",
+                            422, zh=f"选项 {name!r} 应为 0 到 {bound:g} 秒")
+        return float(value)
+
     async def create_table(self, owner: Player, game_name: str, config: Any, *, turn_seconds: Any = None,
                            claim_seconds: Any = None, private: bool = False, seed: int | None = None,
-                           deal: Any = None, number: str | None = None) -> CardTable:
+                           deal: Any = None, options: dict[str, Any] | None = None,
+                           number: str | None = None) -> CardTable:
         """A new waiting table; ``number`` keeps a room number (a rematch's), else a free one is drawn."""
         try:
             cls = get_game(game_name)
@@ -564,10 +705,11 @@ class Room:
             raise RoomError(ErrorCode.WINDOW_TOO_SHORT, f"option 'turn_seconds' must be 0 (untimed) or at least "
                             f"{least} seconds: people play at this table", 422,
                             zh=f"选项 'turn_seconds' 应为 0（不限时）或至少 {least} 秒：这张桌上有人在打")
-        rule_claim = cfg.to_dict().get("claim_seconds")  # a game whose rules name the claim window (滑水)
-        if claim_seconds is None and isinstance(rule_claim, int | float) and not isinstance(rule_claim, bool):
+        rule_claim = cfg.window_seconds(Window.CLAIM)  # a game whose rules time the claim window (滑水)
+        if claim_seconds is None and rule_claim is not None:
             claim_seconds = rule_claim
         claim = self.window_option("claim_seconds", claim_seconds, self.settings.claim_seconds)
+        kept = {name: self.room_option(name, value) for name, value in (options or {}).items()}
         seed = secrets.randbits(62) if seed is None else seed
         try:
             game = cls(cfg, seed, deal)
@@ -582,7 +724,7 @@ class Room:
                        claim_seconds=claim, private=bool(private),
                        invite=secrets.token_urlsafe(9) if private else None, owner_id=owner.id,
                        status="waiting", created_at=self.settings.clock(),
-                       seats=[SeatRow(i) for i in range(game.num_seats)], number=number)
+                       seats=[SeatRow(i) for i in range(game.num_seats)], options=kept, number=number)
         try:
             await self.store.add_table(row)
         finally:

@@ -201,10 +201,14 @@ export function showTable(ctx, tableId, invite) {
         setView(msg, msg.events || [], false);
         render();
         break;
-      case "table":
+      case "table": {
+        const paused = !!s.info?.pause;
         s.info = msg.table;
+        // the pause between hands is over: the next hand's clock runs, so the result panel gives way
+        if (paused && !s.info.pause && s.resultOpen && !s.view?.finished) s.resultOpen = false;
         render();
         break;
+      }
       case "rematch": // who asked for the next match; once everyone has, it has started: go there
         s.rematch = msg;
         if (msg.next && msg.confirmed.includes(mySeat())) ctx.navigate(`/t/${encodeURIComponent(msg.next)}`);
@@ -247,8 +251,12 @@ export function showTable(ctx, tableId, invite) {
     s.deadlines = msg.deadlines || {};
     const before = JSON.stringify([s.legal, myHand()]);
     if ("view" in msg) s.view = msg.view;
-    s.legal = msg.legal || [];
-    s.deadline = msg.deadline ?? null;
+    // A paced step (升级's deal) goes on by itself: the room passes for you at its end, so only a bid is a
+    // choice, and the step's short clock is not yours to watch.
+    s.window = msg.window || null;
+    const legal = msg.legal || [];
+    s.legal = s.window === "pace" ? legal.filter((e) => e.action !== "pass") : legal;
+    s.deadline = s.window === "pace" ? null : msg.deadline ?? null;
     if (JSON.stringify([s.legal, myHand()]) !== before) { // a new decision or a changed hand: start afresh
       s.selection.clear();
       s.hintIndex = 0;
@@ -269,6 +277,11 @@ export function showTable(ctx, tableId, invite) {
       s.resultOpen = true;
     }
     if (!wasDeciding && s.legal.length && !s.resultOpen) cue(isClaim() ? "claim" : "turn");
+  }
+
+  // Who decides, as the view says; nobody while the table waits between hands.
+  function deciding() {
+    return s.info?.pause ? [] : s.view?.deciding || [];
   }
 
   // A decision that is not public (the others do not learn you may act) is a claim window.
@@ -468,7 +481,7 @@ export function showTable(ctx, tableId, invite) {
     const mine = mySeat();
     const controls = classify(table, mine);
     const board = drawBoard(s.view, {
-      seats: s.info?.seats, mine, deciding: new Set(s.view.deciding || []), deadlines: s.deadlines,
+      seats: s.info?.seats, mine, deciding: new Set(deciding()), deadlines: s.deadlines,
       decorate: (el, card, k) => decorateHandCard(el, card, k, controls),
       drawn: s.legal.length ? s.view.drawn : null,
       trick, previousTrick: tricks.previous(),
@@ -582,15 +595,19 @@ export function showTable(ctx, tableId, invite) {
 
   function renderControls(table, style, controls, mine) {
     const mineDecides = s.legal.length > 0;
-    const deciders = (s.view.deciding || []).filter((i) => i !== mine);
+    const deciders = deciding().filter((i) => i !== mine);
     let status;
     if (mineDecides) status = h("span", { class: "turn-now" }, t("your_turn"));
     else if (s.view.finished) status = h("span", {}, t("match_over"));
+    else if (s.info?.pause) status = h("span", { class: "muted" }, t("between_hands"));
     else if (deciders.length) status = h("span", { class: "muted" }, t("waiting_for", { names: deciders.map(seatName).join("、") }));
     else status = h("span", { class: "muted" }, mine == null ? t("spectating") : t("waiting_others"));
 
     const parts = [];
     if (mineDecides) parts.push(claimPrompt(style));
+    if (mineDecides && s.window === "pace") {
+      parts.push(h("div", { class: "select-bar", id: "bid-hint" }, h("span", { class: "select-hint muted" }, t("bid_any_time"))));
+    }
     if (s.confirming) {
       parts.push(h("div", { class: "confirm-bar", id: "confirm-bar" },
         h("span", { class: "confirm-q" }, richText(t("confirm_q", { what: s.confirming.label }), style)),
@@ -736,12 +753,39 @@ export function showTable(ctx, tableId, invite) {
           last?.title ? h("span", { class: "result-title" }, say(last.title)) : null),
         h("div", { class: "result-scroll" }, reveal, table),
         final ? rematchBar() : null,
+        final ? null : pauseBar(),
         h("div", { class: "form-actions" },
           final ? h("button", { onclick: () => ctx.navigate("/") }, t("back_to_lobby")) : null,
           final ? h("button", { id: "open-replay", onclick: () => ctx.navigate(replayPath()) }, t("replay")) : null,
-          h("button", { class: "primary", id: "result-close", onclick: close }, final ? t("close") : t("continue")))));
+          pauseButton(close) || h("button", { class: "primary", id: "result-close", onclick: close },
+            final ? t("close") : t("continue")))));
     document.body.appendChild(panel);
-    panel.querySelector("#result-close").focus({ preventScroll: true });
+    panel.querySelector("#result-close")?.focus({ preventScroll: true });
+    updateCountdown();
+  }
+
+  // Between two hands the room holds the table (docs/protocol.md, "Between hands"): the next hand starts when
+  // every person has pressed continue, or when the pause runs out; both are in view on the result panel.
+  function pauseBar() {
+    const p = s.info?.pause;
+    if (!p) return null;
+    const waiting = (p.waiting || []).filter((x) => x !== mySeat());
+    return h("p", { class: "pause-bar", id: "pause-status", dataset: { until: String(p.until) } },
+      h("span", { class: "pause-clock", id: "pause-clock" }),
+      waiting.length ? h("span", { class: "muted" }, " · ", t("waiting_for", { names: waiting.map(seatName).join("、") })) : null);
+  }
+
+  function pauseButton(close) {
+    const p = s.info?.pause;
+    const mine = mySeat();
+    if (!p || mine == null || s.view?.finished) return null;
+    const seat = s.info?.seats?.[mine];
+    if (!seat || seat.bot) return null;
+    const done = (p.ready || []).includes(mine);
+    return h("button", {
+      class: done ? null : "primary", id: "result-close", disabled: done,
+      onclick: () => { send({ type: "continue" }); if (done) close(); },
+    }, done ? t("ready_waiting") : t("continue"));
   }
 
   function replayPath() {
@@ -778,6 +822,8 @@ export function showTable(ctx, tableId, invite) {
   // ---- the countdown -----------------------------------------------------------------------------
   function updateCountdown() {
     const now0 = Date.now() / 1000 + s.clockOffset;
+    const pc = document.getElementById("pause-clock");
+    if (pc) pc.textContent = t("next_hand_in", { s: Math.max(0, Math.ceil(Number(pc.parentElement.dataset.until) - now0)) });
     const quick = document.getElementById("quick-countdown");
     if (quick) quick.textContent = String(Math.max(0, Math.ceil(Number(quick.dataset.deadline) - now0)));
     for (const c of ctx.main.querySelectorAll(".seat-clock")) {

@@ -172,6 +172,9 @@ class HuashuiGame(HuashuiState):
     def window(self, seat: Seat) -> Window:
         return Window.CLAIM if self.phase in (CLAIM, ROB) else Window.TURN
 
+    def hands_finished(self) -> int:
+        return self.hand_no
+
     def timeout_action(self, seat: Seat) -> Action | None:
         return PASS if self.phase in (CLAIM, ROB) and seat in self.claim.options else None
 

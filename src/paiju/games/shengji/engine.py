@@ -57,6 +57,7 @@ class ShengjiGame(ShengjiState):
     name = "shengji"
     config_class = ShengjiConfig
     display: ClassVar[dict[str, str]] = {"zh": "升级（四副牌）", "en": "Shengji (four decks)"}
+    paced: ClassVar[bool] = True  # the deal: a card to each seat per step, bids at any step (反主)
     display_code: ClassVar[GameView] = view  # the view, action labels, refusal reasons, event text
     min_seats = 4
     max_seats = 4
@@ -196,7 +197,14 @@ class ShengjiGame(ShengjiState):
         return () if self.phase is DEAL else self.to_move()
 
     def window(self, seat: Seat) -> Window:
-        return Window.PACE if self.phase is DEAL else Window.TURN
+        # the deal's steps run at the table's pace; once the last card is dealt, the last call for bids is a
+        # claim window (every seat is asked, so it tells nobody who holds a bid)
+        if self.phase is DEAL:
+            return Window.CLAIM if self.pos >= DEALT else Window.PACE
+        return Window.TURN
+
+    def hands_finished(self) -> int:
+        return self.hands_played
 
     def timeout_action(self, seat: Seat) -> Action | None:
         return "pass" if self.phase is DEAL else None

@@ -376,6 +376,9 @@ class ShuiyuGame(ShuiyuState):
                              "arr": [None if s in unseen else a for s, a in enumerate(prev["arr"])]}
 
     # ---- card-room hooks ------------------------------------------------------------------------
+    def hands_finished(self) -> int:
+        return self.rounds_played
+
     def timeout_action(self, seat: int) -> str | None:
         legal = self.legal_actions(seat)
         if not legal:

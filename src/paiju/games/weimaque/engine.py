@@ -171,6 +171,9 @@ class WeimaqueGame(WeimaqueState):
     def window(self, seat: int) -> Window:
         return Window.CLAIM if self.phase == CLAIM else Window.TURN
 
+    def hands_finished(self) -> int:
+        return len(self.results)
+
     def timeout_action(self, seat: int) -> str | None:
         return "pass" if self.phase == CLAIM and seat in self.to_move() else None
 

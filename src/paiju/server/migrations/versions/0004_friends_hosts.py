@@ -1,7 +1,7 @@
 """Room numbers, bans, hosts, the hosts' log and reports (issue 14).
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 Create Date: 2026-12-01
 
 Nothing existing is rewritten: ``card_tables.number`` and ``players.banned_at`` are new nullable columns (a
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0003"
-down_revision: str | None = "0002"
+revision: str = "0004"
+down_revision: str | None = "0003"
 branch_labels: str | None = None
 depends_on: str | None = None
 
