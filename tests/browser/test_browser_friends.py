@@ -124,11 +124,16 @@ def test_the_score_sheet_across_a_rematch(room: Any, artifacts: Path) -> None:
     def number(text: str) -> float:
         return float(text.replace("−", "-").replace("+", "")) if text not in ("", "–") else 0.0
 
+    sheet_data = ada.evaluate("async (tid) => (await fetch(`/api/tables/${tid}/series`)).json()", tid)
+    scores = [m["scores"] for m in sheet_data["matches"]]
     for seat in range(3):
         col = seat + 2
-        matches = [number(x) for x in ada.locator(f"#series-table tr.match-row > *:nth-child({col})").all_inner_texts()]
+        shown = [number(x) for x in ada.locator(f"#series-table tr.match-row > *:nth-child({col})").all_inner_texts()]
         total = number(ada.locator(f'#series-table tfoot td[data-seat="{seat}"]').inner_text())
-        assert abs(sum(matches) - total) < 1e-6
+        assert sheet_data["totals"][seat] == sum(m[seat] for m in scores)  # the totals add the matches up
+        # the page shows each number rounded to 0.01
+        assert all(abs(x - m[seat]) <= 0.005 + 1e-9 for x, m in zip(shown, scores, strict=True))
+        assert abs(total - sheet_data["totals"][seat]) <= 0.005 + 1e-9
     ada.screenshot(path=str(artifacts / "friends-series.png"), full_page=True)
     ada.click("#series-close")
     # the sheet is reachable from the history: the first match's replay links to it
