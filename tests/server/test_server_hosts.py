@@ -114,8 +114,14 @@ def test_a_banned_players_live_session_cannot_sit_or_open_tables(tmp_path: Path,
         assert (r.status_code, r.json()["error"]["code"]) == (403, "banned")
         s.app.state.moderation.banned.discard(g.id)
         boss.ok(f"/api/host/players/{g.id}/ban")
+        member = register(s, "member", password="member-pass")
+        with s.app.state.moderation.db.engine.begin() as c:  # banned by another process on the same database
+            c.execute(st.players.update().where(st.players.c.id == member.id).values(banned_at=1.0))
+        r = s.client().post("/api/login", {"username": "member", "password": "member-pass"})
+        assert (r.status_code, r.json()["error"]["code"]) == (403, "banned")
+        assert member.id in s.app.state.banned  # and this process knows it now
     with LiveServer(settings, bot_factory=first_bot) as s:  # restarted: the ban is read back
-        assert s.app.state.banned == {g.id}
+        assert s.app.state.banned == {g.id, member.id}
         boss = s.client()
         boss.http.headers["Authorization"] = f"Bearer {boss_token}"
         assert boss.http.get("/api/host").status_code == 200

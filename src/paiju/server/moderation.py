@@ -170,6 +170,17 @@ class Moderation:
         self.banned.clear()
         self.banned.update(await self.db.run(banned_ids))
 
+    async def banned_now(self, player_id: str) -> bool:
+        """Whether the player is banned, read from the database (a ban made by another process counts), and
+        kept in ``banned``: for logins, which are rare enough to ask."""
+        at = await self.db.run(lambda c: c.execute(select(players.c.banned_at)
+                                                   .where(players.c.id == player_id)).scalar())
+        if at is None:
+            self.banned.discard(player_id)
+            return False
+        self.banned.add(player_id)
+        return True
+
     async def host(self, player_id: str) -> Host | None:
         """The host this player is (named as the log will name it), or None."""
         def job(c: Connection) -> Host | None:
