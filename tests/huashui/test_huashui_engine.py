@@ -472,3 +472,33 @@ def test_resample_forgets_what_only_other_seats_knew() -> None:
     assert g.view(OMNISCIENT)["locked"][2] == ["5m"]
     assert g.resample(2, random.Random(0)).view(OMNISCIENT)["locked"][2] == ["5m"]
     assert g.resample(0, random.Random(0)).view(OMNISCIENT)["locked"][2] == []
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_asking_everyone_changes_nothing_but_the_questions(seed: int) -> None:
+    """With ``ask_everyone`` every discard opens a claim window for the other three, pass the only answer of a
+    seat that cannot claim; the same real choices then play the same hand to the same result."""
+    plain = HuashuiGame.new(HuashuiConfig(hands=2), seed)
+    asked = HuashuiGame.new(HuashuiConfig(hands=2, ask_everyone=True), seed)
+    rng = random.Random(seed)
+    windows = extra = 0
+    while not plain.finished:
+        while asked.phase != plain.phase or set(asked.to_move()) != set(plain.to_move()):
+            # a seat the plain game does not ask: it can only pass, and nobody is told who could claim
+            same = asked.phase == plain.phase
+            seat = next(s for s in asked.to_move() if not same or s not in plain.to_move())
+            assert asked.legal_actions(seat) == ["pass"] and asked.public_to_move() == ()
+            asked.apply(seat, "pass")
+            extra += 1
+        assert asked.to_move() == plain.to_move()
+        seat = rng.choice(plain.to_move())
+        action = rng.choice(plain.legal_actions(seat))
+        windows += plain.phase == "claim"
+        plain.apply(seat, action)
+        asked.apply(seat, action)
+        if asked.phase == "claim" and not asked.finished:
+            assert len(asked.to_move()) == 3  # every other seat is asked after a discard
+    while not asked.finished:  # the last discard's window, if any
+        asked.apply(asked.to_move()[0], "pass")
+    assert asked.result() == plain.result()
+    assert extra > windows  # far more questions than real choices

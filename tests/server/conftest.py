@@ -330,7 +330,7 @@ class Socket:
 
 def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
     base = Settings(data_dir=tmp_path / "data", secret_key="test-key", turn_seconds=0, claim_seconds=0,
-                    pace_seconds=0, next_hand_seconds=0,
+                    pace_seconds=0, next_hand_seconds=0, claim_pause=0,
                     grace_seconds=30, bot_delay_seconds=0, resume_buffer=8, allow_fixed_deals=True,
                     argon2_time_cost=1, argon2_memory_kib=1024)
     return base.with_(**changes)

@@ -34,18 +34,33 @@ def first_bot(game: str, kind: str, seed: int) -> Bot:
     return First()
 
 
-def shengji_table(server: LiveServer, people: list[Player], **options: Any) -> tuple[str, list[Socket]]:
+def room_table(server: LiveServer, people: list[Player], game: str, seed: int, config: dict[str, Any],
+               **options: Any) -> tuple[str, list[Socket]]:
+    """A started table of ``game``: ``people`` in the first seats, bots in the rest, a socket each past its
+    first message."""
     owner = people[0]
-    tid = owner.ok("/api/tables", {"game": "shengji", "seed": 11, "config": {"max_hands": 1}, **options})["id"]
+    tid = owner.ok("/api/tables", {"game": game, "seed": seed, "config": config, **options})["id"]
     for i, p in enumerate(people):
         p.ok(f"/api/tables/{tid}/sit", {"seat": i})
     if len(people) < 4:
         owner.ok(f"/api/tables/{tid}/bots")
     socks = [p.socket(tid) for p in people]
-    for s in socks:
-        s.recv()
+    for sk in socks:
+        sk.recv()
     owner.ok(f"/api/tables/{tid}/start")
     return tid, socks
+
+
+def shengji_table(server: LiveServer, people: list[Player], **options: Any) -> tuple[str, list[Socket]]:
+    return room_table(server, people, "shengji", 11, {"max_hands": 1}, **options)
+
+
+def shuiyu_table(server: LiveServer, people: list[Player], **options: Any) -> tuple[str, list[Socket]]:
+    return room_table(server, people, "shuiyu", 5, {"seats": 4, "rounds": 2}, **options)
+
+
+def huashui_table(server: LiveServer, people: list[Player], **options: Any) -> tuple[str, list[Socket]]:
+    return room_table(server, people, "huashui", 4, {"hands": 1}, **options)
 
 
 def dealt(server: LiveServer, tid: str) -> bool:
@@ -72,22 +87,23 @@ def test_a_paced_deal_waits_for_nobody(tmp_path: Path) -> None:
 
 def test_no_step_ends_early_when_everyone_has_answered(tmp_path: Path) -> None:
     """The person passes the moment each step opens and the bots pass at once: a step still lasts its pace,
-    so how long a step takes tells nobody whether anyone could bid."""
+    so how long a step takes tells nobody whether anyone could bid.  Timed by the server's own clock: each
+    step's deadline is its start plus the pace, so two steps' deadlines are at least a pace apart."""
     pace = 0.08
     with LiveServer(fast_settings(tmp_path, claim_seconds=0.2), bot_factory=first_bot) as s:
         me = s.client("me")
         tid, [sock] = shengji_table(s, [me], pace_seconds=pace)
-        steps: list[float] = []
+        deadlines: list[float] = []
         while not dealt(s, tid):
             msg = sock.recv(5)
             if msg["type"] not in ("snapshot", "update") or msg.get("window") != "pace":
                 continue
-            steps.append(time.monotonic())
+            deadlines.append(msg["deadline"])
             assert "pass" in sock.legal
             sock.act("pass")
-        gaps = [b - a for a, b in itertools.pairwise(steps)]
+        gaps = [b - a for a, b in itertools.pairwise(deadlines)]
         assert len(gaps) >= STEPS - 5, len(gaps)
-        assert min(gaps) >= pace * 0.8, f"a step closed early: {min(gaps):.3f} s of {pace} s"
+        assert min(gaps) >= pace * 0.99, f"a step closed early: {min(gaps):.3f} s of {pace} s"
 
 
 def test_every_step_asks_every_seat_with_one_deadline(tmp_path: Path) -> None:
@@ -161,20 +177,6 @@ def test_the_pace_is_a_table_option_for_paced_games_only(tmp_path: Path) -> None
 
 # ---- between hands ---------------------------------------------------------------------------------------
 
-def shuiyu_table(server: LiveServer, people: list[Player], **options: Any) -> tuple[str, list[Socket]]:
-    owner = people[0]
-    tid = owner.ok("/api/tables", {"game": "shuiyu", "seed": 5, "config": {"seats": 4, "rounds": 2},
-                                   **options})["id"]
-    for i, p in enumerate(people):
-        p.ok(f"/api/tables/{tid}/sit", {"seat": i})
-    owner.ok(f"/api/tables/{tid}/bots")
-    socks = [p.socket(tid) for p in people]
-    for sk in socks:
-        sk.recv()
-    owner.ok(f"/api/tables/{tid}/start")
-    return tid, socks
-
-
 def play_until_pause(server: LiveServer, tid: str, socks: list[Socket]) -> dict[str, Any]:
     """Every person takes its first legal action until the first hand is over; the table's pause then."""
     table = server.room.tables[tid]
@@ -242,3 +244,90 @@ def test_a_table_of_bots_does_not_pause(tmp_path: Path) -> None:
             assert time.monotonic() < end, "bots alone waited between hands"
             assert s.room.tables[tid].pause is None
             time.sleep(0.02)
+
+
+# ---- the claim pause -------------------------------------------------------------------------------------
+
+def test_every_discard_waits_the_claim_pause_and_ends_with_one_update(tmp_path: Path) -> None:
+    """After every discard the table waits the same pause whether or not anyone could claim, and the window
+    ends with one update for all.  Timed by the server's clock: the moves as the room stores them."""
+    pause = 0.4
+    with LiveServer(fast_settings(tmp_path), bot_factory=first_bot) as s:
+        a, b = s.client("a"), s.client("b")
+        tid = a.ok("/api/tables", {"game": "huashui", "seed": 4, "config": {"hands": 1}, "claim_pause": pause})["id"]
+        table = s.room.tables[tid]
+        assert table.game.config.ask_everyone  # the rules ask all three after a discard
+        stored: list[tuple[str, float]] = []
+        record_move = table.store.record_move
+
+        async def recording(move: Any, deadlines: Any) -> None:
+            stored.append((move.action, move.at))
+            await record_move(move, deadlines)
+
+        table.store.record_move = recording
+        for i, p in enumerate((a, b)):
+            p.ok(f"/api/tables/{tid}/sit", {"seat": i})
+        a.ok(f"/api/tables/{tid}/bots")
+        socks = [p.socket(tid) for p in (a, b)]
+        watcher = s.client().socket(tid)
+        for sk in (*socks, watcher):
+            sk.recv()
+        a.ok(f"/api/tables/{tid}/start")
+        discards = updates = 0
+        end = time.monotonic() + 60
+        while discards < 8 and table.status == "playing":
+            assert time.monotonic() < end
+            for sk in socks:  # the people play their first legal action at once, claims included
+                with contextlib.suppress(TimeoutError):
+                    sk.recv(0.01)
+                if sk.legal:
+                    sk.act(sk.legal[0])
+                    sk.last_state = None
+            with contextlib.suppress(TimeoutError):
+                msg = watcher.recv(0.01)
+                if msg["type"] == "update":
+                    updates += 1
+                    assert msg["deadlines"] == {} or not any(e.get("type") == "discard" for e in msg["events"])
+                    discards += any(e.get("type") == "discard" for e in msg["events"])
+        assert discards >= 4
+        # each discard is followed by its window's answers, all stored at once and at least a pause later
+        after = [(t1, t2) for (a1, t1), (_a2, t2) in itertools.pairwise(stored) if a1.startswith("discard")]
+        assert len(after) >= 4
+        assert min(t2 - t1 for t1, t2 in after) >= pause * 0.99, "a discard's window ended before the pause"
+        answers = [t for act, t in stored if act == "pass"]
+        assert answers and updates < len(stored), "every answer went out as an update of its own"
+
+
+def test_a_seat_that_cannot_claim_is_not_asked_to_press_anything(tmp_path: Path) -> None:
+    with LiveServer(fast_settings(tmp_path), bot_factory=first_bot) as s:
+        people = [s.client("a"), s.client("b")]
+        tid, socks = huashui_table(s, people, claim_pause=0.3)
+        table = s.room.tables[tid]
+        end = time.monotonic() + 30
+        checked = 0
+        while checked < 5 and time.monotonic() < end and table.status == "playing":
+            for seat, sk in enumerate(socks):
+                with contextlib.suppress(TimeoutError):
+                    sk.recv(0.02)
+                g = table.game
+                if g.phase == "claim" and seat in g.to_move() and g.legal_actions(seat) == ["pass"]:
+                    state = sk.last_state or {}
+                    if state.get("seq") == table.seq:
+                        assert state["legal"] == [], "a seat with nothing but pass was asked to press it"
+                        checked += 1
+                if sk.legal:
+                    sk.act(sk.legal[0])
+                    sk.last_state = None
+        assert checked, "no claim window with a pass-only person came up"
+
+
+def test_the_claim_pause_is_offered_where_the_rules_can_ask_everyone(tmp_path: Path) -> None:
+    with LiveServer(fast_settings(tmp_path), bot_factory=first_bot) as s:
+        games = {g["name"]: [o["name"] for o in g["table_options"]] for g in s.client().http.get("/api/games").json()}
+        assert "claim_pause" in games["huashui"] and "claim_pause" in games["weimaque"]
+        assert "claim_pause" not in games["shengji"] and "claim_pause" not in games["shuiyu"]
+        me = s.client("me")
+        off = me.ok("/api/tables", {"game": "huashui", "claim_pause": 0})
+        assert off["config"]["ask_everyone"] is False
+        on = me.ok("/api/tables", {"game": "huashui", "claim_pause": 1})
+        assert on["config"]["ask_everyone"] is True

@@ -628,3 +628,32 @@ def test_is_legal_agrees_with_the_legal_actions() -> None:
             seat = g.to_move()[0]
             legal_list = g.legal_actions(seat)
             g.apply(seat, legal_list[rng.randrange(len(legal_list))])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_asking_everyone_changes_nothing_but_the_questions(seed: int) -> None:
+    """With ``ask_everyone`` every card shown opens a claim window for every player who could be asked, pass
+    the only answer of one who cannot claim; the same real choices then play the same hands to the same end."""
+    import random
+
+    plain = WeimaqueGame.new(WeimaqueConfig(hands=2), seed)
+    asked = WeimaqueGame.new(WeimaqueConfig(hands=2, ask_everyone=True), seed)
+    rng = random.Random(seed)
+    extra = 0
+    def shown(g: WeimaqueGame) -> tuple[str, int, str, int]:
+        return g.phase, g.exposed, g.source, g.source_seat  # which card's window (a draw follows a passed one)
+
+    while not plain.finished:
+        while shown(asked) != shown(plain) or set(asked.to_move()) != set(plain.to_move()):
+            same = shown(asked) == shown(plain)
+            seat = next(s for s in asked.to_move() if not same or s not in plain.to_move())
+            assert asked.legal_actions(seat) == ["pass"] and asked.public_to_move() == ()
+            asked.apply(seat, "pass")
+            extra += 1
+        seat = rng.choice(plain.to_move())
+        action = rng.choice(plain.legal_actions(seat))
+        plain.apply(seat, action)
+        asked.apply(seat, action)
+    while not asked.finished:
+        asked.apply(asked.to_move()[0], "pass")
+    assert asked.result() == plain.result() and extra > 0

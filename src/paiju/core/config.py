@@ -28,15 +28,20 @@ def option(
     max: float | None = None,
     labels: Mapping[Any, tuple[str, str]] | None = None,
     window: Window | None = None,
+    asks_all: bool = False,
 ) -> Any:
     """Declare one rule option with its label and bounds (used by validation and by the lobby form).
 
     ``labels`` names each choice for people, ``{value: (zh, en)}``, so a form need not show raw values.
     ``window`` marks an option that sets a decision window's length in seconds (滑水's ``claim_seconds``): the
-    card room finds it by :meth:`RulesConfig.window_option`, never by the option's name.
+    card room finds it by :meth:`RulesConfig.window_option`, never by the option's name.  ``asks_all`` marks a
+    bool option that makes every claim point (a discard) a claim window asking every other seat, ``pass`` the
+    only answer of a seat that cannot claim: the card room turns it on with its claim pause, so that whether a
+    window opens, and how long it lasts, tells nobody who could claim (:meth:`RulesConfig.asks_all_option`).
     """
     meta = {"zh": zh, "en": en, "choices": tuple(choices) if choices is not None else None,
-            "min": min, "max": max, "labels": dict(labels) if labels is not None else None, "window": window}
+            "min": min, "max": max, "labels": dict(labels) if labels is not None else None, "window": window,
+            "asks_all": asks_all}
     if isinstance(default, list | dict):
         raise TypeError("option defaults must be immutable (use a tuple)")
     return dataclasses.field(default=default, metadata=meta)
@@ -170,6 +175,11 @@ class RulesConfig:
     def window_option(cls, window: Window) -> str | None:
         """The name of the option that sets ``window``'s length in seconds, if the rules have one."""
         return next((f.name for f in dataclasses.fields(cls) if f.metadata.get("window") == window), None)
+
+    @classmethod
+    def asks_all_option(cls) -> str | None:
+        """The name of the option that makes every claim point ask every seat, if the rules have one."""
+        return next((f.name for f in dataclasses.fields(cls) if f.metadata.get("asks_all")), None)
 
     def window_seconds(self, window: Window) -> float | None:
         """The length these rules give ``window``, in seconds; None when the rules leave it to the table."""

@@ -66,8 +66,10 @@ TABLE_OPTIONS = [
      "en": "deal pace (s per round of cards, 升级's bidding deal)", "choices": None},
     {"name": "next_hand_seconds", "type": "float", "zh": "两局之间最多等待（秒，0 为不等）",
      "en": "pause between hands at most (s, 0 = none)", "choices": None},
+    {"name": "claim_pause", "type": "float", "zh": "每次出牌后统一等待（秒，0 为不等；看不出谁能碰胡）",
+     "en": "pause after every discard (s, 0 = none; nobody can tell who could claim)", "choices": None},
 ]
-ROOM_OPTIONS = ("pace_seconds", "next_hand_seconds")
+ROOM_OPTIONS = ("pace_seconds", "next_hand_seconds", "claim_pause")
 """Table options the room keeps beside the two windows (``TableRow.options``)."""
 ESCAPE_LABELS = {"page": {"zh": "页面规则：逃跑扣24×基础分，其他家按抓分算",
                           "en": "the page: leaver −24 × base, the others scored on the points taken so far"},
@@ -117,22 +119,26 @@ async def list_games(request: Request) -> Response:
             continue
         out.append({"name": name, "display": dict(cls.display), "min_seats": cls.min_seats,
                     "max_seats": cls.max_seats, "options": cls.config_class.schema(),
-                    "table_options": [*_table_options(request.app.state.settings, paced=cls.paced),
+                    "table_options": [*_table_options(request.app.state.settings, paced=cls.paced,
+                                                      asks_all=cls.config_class.asks_all_option() is not None),
                                       _escape_option(name)]})
     return JSONResponse(out)
 
 
-def _table_options(settings: Settings, *, paced: bool) -> list[dict[str, Any]]:
+def _table_options(settings: Settings, *, paced: bool, asks_all: bool) -> list[dict[str, Any]]:
     """The decision windows with their defaults and bounds (0, untimed, is allowed besides), the pause between
-    hands, and the deal's pace where the game has paced steps."""
+    hands, the deal's pace where the game has paced steps, and the claim pause where its rules can ask every
+    seat at a claim point."""
     turn = {"default": settings.turn_seconds, "min": settings.min_turn_seconds, "max": settings.max_window_seconds}
     claim = {"default": settings.claim_seconds, "min": settings.min_window_seconds,
              "max": settings.max_window_seconds}
     bounds = {"turn_seconds": turn, "claim_seconds": claim,
               "pace_seconds": {"default": settings.pace_seconds, "min": 0.0, "max": settings.max_pace_seconds},
               "next_hand_seconds": {"default": settings.next_hand_seconds, "min": 0.0,
-                                    "max": settings.max_window_seconds}}
-    return [dict(o, **bounds[str(o["name"])]) for o in TABLE_OPTIONS if paced or o["name"] != "pace_seconds"]
+                                    "max": settings.max_window_seconds},
+              "claim_pause": {"default": settings.claim_pause, "min": 0.0, "max": settings.max_pace_seconds}}
+    offered = {"pace_seconds": paced, "claim_pause": asks_all}
+    return [dict(o, **bounds[str(o["name"])]) for o in TABLE_OPTIONS if offered.get(str(o["name"]), True)]
 
 
 @api

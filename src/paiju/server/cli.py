@@ -46,6 +46,8 @@ def register(app: typer.Typer) -> None:
         pace_seconds: Annotated[float, typer.Option(help="default length of a paced step (升级's deal)")] = 0.2,
         next_hand_seconds: Annotated[float, typer.Option(
             help="default pause between hands, unless everyone presses continue sooner (0: none)")] = 15.0,
+        claim_pause: Annotated[float, typer.Option(
+            help="default wait after every discard, whether or not anyone can claim (0: off)")] = 1.0,
         bot_delay: Annotated[float, typer.Option(help="bots' think delay in seconds")] = 0.8,
         session_days: Annotated[float, typer.Option(help="a session unused this many days expires (sliding)")] = 30.0,
         ws_deflate: Annotated[bool, typer.Option(
@@ -75,7 +77,7 @@ def register(app: typer.Typer) -> None:
         settings = Settings(data_dir=data_dir, database_url=database_url,
                             secret_key=os.environ.get("PAIJU_SECRET_KEY") or None, turn_seconds=turn_seconds,
                             claim_seconds=claim_seconds, grace_seconds=grace_seconds,
-                            pace_seconds=pace_seconds, next_hand_seconds=next_hand_seconds,
+                            pace_seconds=pace_seconds, next_hand_seconds=next_hand_seconds, claim_pause=claim_pause,
                             bot_delay_seconds=bot_delay, session_days=session_days, gc_full_every_seconds=600.0,
                             admins=tuple(admin or ()), quick_match_seconds=quick_match_seconds,
                             chat_max_length=chat_length)

@@ -27,6 +27,10 @@ class Settings:
     pace_seconds: float = 0.2
     """Default length of one paced step (升级's deal: a card to each seat): fixed, never closed early while a
     person sits at the table (a table option; bot-only tables do not wait)."""
+    claim_pause: float = 1.0
+    """Default claim pause: after every discard the table waits this long whether or not anyone can claim, and
+    a claim window ends with one update for all (a table option, for games whose rules can ask every seat;
+    it applies where an answer can take time: another person, or bots that think).  0: off."""
     max_pace_seconds: float = 5.0
     next_hand_seconds: float = 15.0
     """Default pause between two hands of a match with people at the table: the next hand starts when every

@@ -14,6 +14,7 @@ are re-exported from the parts.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import secrets
@@ -78,6 +79,8 @@ class CardTable:
         """A paced step's default answers (pass), kept by the room until the step ends: applying them at once
         would end the step early whenever nobody had anything to say, and so tell that nobody had."""
         self.pause: Pause | None = None
+        self.claim_until: float | None = None
+        """While a claim window is held open by the claim pause: the earliest it may end."""
         # (seq, that update's events as JSON text): text keeps thousands of small dicts out of the cyclic GC
         self.recent: deque[tuple[int, str]] = deque(maxlen=room.settings.resume_buffer)
         self.notes: dict[str, Any] = {}
@@ -288,6 +291,7 @@ class CardTable:
             now = self.settings.clock()
             self.row.status = "playing"
             self.row.started_at = now
+            self._open_windows(now)
             self.deadlines = self._next_deadlines(now, acted=None)
             await self.store.start(now, self.deadlines.at)
             self._broadcast_table()
@@ -296,6 +300,8 @@ class CardTable:
                 if not self.watchers.connected(s.player_id):
                     self._arm_grace(s.seat)
             self._schedule()
+            if self.claim_until is not None:
+                await self._window_check()
 
     async def rearm(self) -> None:
         """After a restart: the deadlines kept, the bots' moves, and every seated person's grace to reconnect."""
@@ -351,26 +357,85 @@ class CardTable:
         return [s.seat for s in self.seats.people() if s.seat not in ready]
 
     async def _answer(self, seat: int, action: str) -> None:
-        """One seat's decision, a person's or a bot's.  In a paced step the default answer (pass) is held
-        until the step ends, so the step lasts as long whatever anyone holds; any other answer (a bid) is
-        public and applies at once.  Caller holds the lock."""
+        """One seat's decision, a person's or a bot's.  Caller holds the lock.
+
+        In a paced step the default answer (pass) is held until the step ends, so the step lasts as long
+        whatever anyone holds; any other answer (a bid) is public and applies at once.  In a claim window
+        under the claim pause every answer is held until the window ends, and then all of them apply as one
+        update: an answer applied alone would tell everyone that someone had something to answer."""
         g = self.game
-        if seat in g.to_move() and g.window(seat) == Window.PACE and action == g.timeout_action(seat):
-            if seat not in self.held:
-                self.held[seat] = action
-                self.watchers.to_player(self.seats[seat].player_id,
-                                        lambda conn: dumps(self._state("update", self.viewer_of(conn), [])))
-            if self._windows().pace <= 0 and all(s in self.held for s in g.to_move()):
-                await self._end_step()  # nobody to pace for: the step ends once every seat has answered
-            return
+        if seat in g.to_move() and seat not in self.held:
+            window = g.window(seat)
+            paced = window == Window.PACE and action == g.timeout_action(seat)
+            if paced or (window == Window.CLAIM and self.claim_until is not None):
+                if not g.is_legal(seat, action):
+                    await self._apply([(seat, action)])  # refused with the rule's reason, nothing held
+                    return
+                self._hold(seat, action)
+                await self._window_check()
+                return
+        if seat in self.held:
+            return  # answered already in this window: the answer stands
         await self._apply([(seat, action)])
 
+    def _hold(self, seat: int, action: str) -> None:
+        """Keep ``seat``'s answer until its window ends; only the seat's own clients hear it was taken."""
+        self.held[seat] = action
+        self.watchers.to_player(self.seats[seat].player_id,
+                                lambda conn: dumps(self._state("update", self.viewer_of(conn), [])))
+
+    async def _window_check(self) -> None:
+        """End the held window once every seat asked has answered — a paced step only where nobody is paced
+        for, a claim window once its pause has passed too.  Caller holds the lock."""
+        g = self.game
+        if not g.to_move() or not all(s in self.held for s in g.to_move()):
+            return
+        if g.window(g.to_move()[0]) == Window.PACE:
+            if self._windows().pace <= 0:
+                await self._end_step()  # nobody to pace for: the step ends once every seat has answered
+            return
+        until = self.claim_until
+        if until is None or self.settings.clock() >= until:
+            await self._end_step()
+        else:
+            self.timers.later(until - self.settings.clock(), self._claim_due, self.seq)
+
+    async def _claim_due(self, seq: int) -> None:
+        async with self.lock:
+            if self.seq == seq and self.status == "playing":
+                await self._window_check()
+
     async def _end_step(self) -> None:
-        """A paced step is over: every seat asked passes (held or silent), as one update.  Caller holds the
-        lock."""
+        """A held window is over: every seat asked gives its held answer, or the default, as one update.
+        Caller holds the lock."""
         g = self.game
         moves = [(s, a) for s in g.to_move() if (a := self.held.get(s) or g.timeout_action(s)) is not None]
         await self._apply(moves)
+
+    def _claim_pause(self) -> float:
+        """How long a claim window stays open at least: the table's claim pause where an answer can take time
+        (another person at the table, or bots that think), else none."""
+        pause = self.option("claim_pause")
+        people = len(self.seats.people())
+        slow = people >= 2 or (people >= 1 and self.settings.bot_delay_seconds > 0)
+        return pause if pause > 0 and slow else 0.0
+
+    def _open_windows(self, now: float) -> None:
+        """The game has just moved: if it opened a claim window under the claim pause, start the pause and take
+        the only answer of every seat that has nothing else to say.  Caller holds the lock."""
+        self.claim_until = None
+        g = self.game
+        seats = g.to_move()
+        if self.pause is not None or not seats or g.window(seats[0]) != Window.CLAIM:
+            return
+        pause = self._claim_pause()
+        if pause <= 0:
+            return
+        self.claim_until = now + pause
+        for s in seats:
+            legal = g.legal_actions(s)
+            if len(legal) == 1 and legal[0] == g.timeout_action(s):
+                self.held[s] = legal[0]
 
     async def _apply(self, moves: list[tuple[int, str]]) -> None:
         """Check and apply actions in order, store each, then tell everyone once.  Caller holds the lock.
@@ -380,14 +445,17 @@ class CardTable:
         g = self.game
         hands = g.hands_finished()
         events: list[Event] = []
+        settled = False  # the deadlines (and pauses) follow the state after the last applied move
         for i, (seat, action) in enumerate(moves):
+            if i > 0 and seat not in g.to_move():
+                continue  # the window was resolved by the answers before (the best claim was known)
             try:
                 new = g.apply(seat, action)
             except ActionError as e:
                 if i == 0:
                     raise RoomError.refused(e) from e
-                log.error("table %s: paced move %r for seat %d refused: %s", self.id, action, seat, e)
-                break
+                log.error("table %s: held move %r for seat %d refused: %s", self.id, action, seat, e)
+                continue
             except Exception:
                 log.exception("table %s: engine failed on seat %d %r; rebuilding from the record", self.id, seat,
                               action)
@@ -397,15 +465,15 @@ class CardTable:
             events.extend(new)
             self.held.clear()  # the game moved on: whoever it asks now answers afresh
             now = self.settings.clock()
-            last = i == len(moves) - 1 or g.finished
-            if last:
-                if not g.finished and g.hands_finished() > hands and self.option("next_hand_seconds") > 0 \
-                        and self.seats.people():
-                    self._start_pause(now)
-                self.deadlines = self._next_deadlines(now, acted=seat)
+            settled = g.finished or not any(s in g.to_move() for s, _ in moves[i + 1:])
+            if settled:
+                self._settle_clock(now, hands)
             await self._store(Move(self.seq, seat, action, now), new)
             if g.finished:
                 break
+        if not settled:  # a later held move was refused: the clock follows the state the others left
+            self._settle_clock(self.settings.clock(), hands)
+            await self.store.set_deadlines(self.deadlines.at)
         if g.finished:
             self.row.status = "finished"
             self.row.finished_at = self.settings.clock()
@@ -417,6 +485,18 @@ class CardTable:
         elif self.pause is not None:
             self._broadcast_table()
         self._schedule()
+        if self.claim_until is not None:
+            await self._window_check()  # a window where nobody has anything to decide still lasts its pause
+
+    def _settle_clock(self, now: float, hands: int) -> None:
+        """After the game moved: the pause between hands if one just ended, a held claim window if one just
+        opened, and the deadlines.  Caller holds the lock."""
+        g = self.game
+        if not g.finished and g.hands_finished() > hands and self.option("next_hand_seconds") > 0 \
+                and self.seats.people():
+            self._start_pause(now)
+        self._open_windows(now)
+        self.deadlines = self._next_deadlines(now, acted=self.game.history[-1][0] if self.game.history else None)
 
     async def _store(self, move: Move, events: list[Event]) -> None:
         """Store one applied move (and the match's end); if it cannot be, the table is rebuilt from the record
@@ -446,11 +526,15 @@ class CardTable:
     async def _end_pause(self) -> None:
         """The next hand's clock starts now.  Caller holds the lock."""
         self.pause = None
-        self.deadlines = self._next_deadlines(self.settings.clock(), acted=None)
+        now = self.settings.clock()
+        self._open_windows(now)
+        self.deadlines = self._next_deadlines(now, acted=None)
         await self.store.set_deadlines(self.deadlines.at)
         self._broadcast_table()
         self._broadcast_state("update", [])
         self._schedule()
+        if self.claim_until is not None:
+            await self._window_check()
 
     async def _apply_quietly(self, seat: int, action: str) -> None:
         """An automatic move (a bot's, an expiry's).  Caller holds the lock."""
@@ -469,6 +553,7 @@ class CardTable:
             self.deadlines = _deadlines_of(row, self.game)
         self.recent.clear()
         self.held.clear()
+        self.claim_until = None
         self._broadcast_state("snapshot")
         self._schedule()
 
@@ -673,7 +758,7 @@ class Room:
 
     def room_option(self, name: str, value: Any) -> float:
         """A table's pace or pause between hands: seconds from 0 (none) to the server's bound."""
-        bound = {"pace_seconds": self.settings.max_pace_seconds,
+        bound = {"pace_seconds": self.settings.max_pace_seconds, "claim_pause": self.settings.max_pace_seconds,
                  "next_hand_seconds": self.settings.max_window_seconds}.get(name)
         if bound is None:
             raise RoomError(ErrorCode.BAD_OPTION, f"unknown table option {name!r}", 422, zh=f"没有桌面选项 {name!r}")
@@ -710,6 +795,9 @@ class Room:
             claim_seconds = rule_claim
         claim = self.window_option("claim_seconds", claim_seconds, self.settings.claim_seconds)
         kept = {name: self.room_option(name, value) for name, value in (options or {}).items()}
+        asks_all = cls.config_class.asks_all_option()
+        if asks_all is not None and kept.get("claim_pause", self.settings.claim_pause) > 0:
+            cfg = dataclasses.replace(cfg, **{asks_all: True})  # the pause hides who can claim only if all are asked
         seed = secrets.randbits(62) if seed is None else seed
         try:
             game = cls(cfg, seed, deal)

@@ -40,3 +40,6 @@ class HuashuiConfig(RulesConfig):
         False, zh="庄家首打前暗杠破跟庄", en="the dealer's concealed kong before its first discard breaks 跟庄")
     claim_seconds: int = option(10, zh="胡牌决定时间 (秒)", en="decision window for a win, seconds", min=1, max=120,
                                 window=Window.CLAIM)
+    ask_everyone: bool = option(
+        False, zh="每次出牌都问其他三家（看不出谁能碰、胡）",
+        en="every discard asks the other three (nobody can tell who could claim)", asks_all=True)

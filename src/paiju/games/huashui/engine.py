@@ -304,7 +304,9 @@ class HuashuiGame(HuashuiState):
             self._next_turn((seat + 1) % 4, events)
 
     def _open_window(self, phase: Phase, seat: Seat, tile: Tile, opts: dict[Seat, list[Action]]) -> bool:
-        """Open a claim window on ``seat``'s ``tile`` if anyone may claim it; say whether one opened."""
+        """Open a claim window on ``seat``'s ``tile`` if anyone may claim it, or always with ``ask_everyone``;
+        say whether one opened."""
+        opts = self._asked(seat, opts)
         if not opts:
             return False
         self.phase = phase
@@ -312,6 +314,13 @@ class HuashuiGame(HuashuiState):
         self.claim_from = seat
         self.claim = self._claim_window(opts)
         return True
+
+    def _asked(self, seat: Seat, opts: dict[Seat, list[Action]]) -> dict[Seat, list[Action]]:
+        """Who a window on ``seat``'s tile asks: the seats that may claim, or with ``ask_everyone`` the other
+        three, pass the only answer of a seat that cannot claim (then the window tells nobody who could)."""
+        if not self.config.ask_everyone:
+            return opts
+        return {s: opts.get(s, [PASS]) for s in ((seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4)}
 
     def _discard_options(self, seat: Seat, tile: Tile) -> dict[Seat, list[Action]]:
         """Who may claim ``seat``'s discard ``tile`` and how (win, 碰, 杠, always with pass), in play order."""
@@ -538,8 +547,10 @@ class HuashuiGame(HuashuiState):
     def _window_options(self) -> dict[Seat, list[Action]]:
         """The claim window's options as the tiles now stand."""
         if self.phase == CLAIM:
-            return self._discard_options(self.claim_from, self.claim_tile)
-        return self._rob_options(self.claim_from, self.claim_tile)
+            opts = self._discard_options(self.claim_from, self.claim_tile)
+        else:
+            opts = self._rob_options(self.claim_from, self.claim_tile)
+        return self._asked(self.claim_from, opts)
 
     def _resample_ok(self, viewer: int) -> bool:
         """A claim window the viewer is not answering is open, so some redealt seat must be able to claim."""

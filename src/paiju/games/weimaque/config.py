@@ -37,6 +37,9 @@ class WeimaqueConfig(RulesConfig):
                                  choices=("stack", "replace"),
                                  labels={"stack": ("也算卓胡", "they count for 卓 too"),
                                          "replace": ("不再算卓", "they count for no 卓")})
+    ask_everyone: bool = option(
+        False, zh="每张亮出的牌都问所有玩家（看不出谁能胡、碰、吃）",
+        en="every card shown asks every player (nobody can tell who could claim)", asks_all=True)
 
     def validate(self) -> None:
         if self.first_dealer not in (-1, 0, 1, 2, 3):

@@ -257,6 +257,10 @@ class WeimaqueGame(WeimaqueState):
             if chis:
                 opts.setdefault(s, []).extend(chis)
                 order.append((s, "chi"))
+        if self.config.ask_everyone:  # every player who could be asked is, with nothing but pass if need be
+            for s in self.players():
+                if draw or s != src:
+                    opts.setdefault(s, [])
         if opts or self.claim:  # an empty window stays as it is (it holds no answers)
             self.claim = ClaimWindow({s: opts[s] for s in sorted(opts)}, order)
 
