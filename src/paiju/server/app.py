@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import paiju
 from paiju.core import game_names, get_game
 
-from . import routes_history, routes_players, scoring
+from . import routes_friends, routes_history, routes_host, routes_players, scoring
 from . import storage as st
 from .accounts import Accounts, SessionStore
 from .auth import Player, clean_nickname
@@ -41,7 +41,10 @@ from .handlers import (
     session_response,
     sessions_of,
 )
+from .moderation import Moderation
+from .quick import QuickMatch
 from .settings import Settings
+from .social import Talk
 from .tables import BotFactory, CardTable, Conn, Room, default_bot_factory, dumps
 
 log = logging.getLogger("paiju.server")
@@ -294,7 +297,7 @@ async def table_socket(ws: WebSocket) -> None:
             if text is None:
                 conn.send(_bad_message("send JSON text frames, not binary", "请发送 JSON 文本帧，不要发二进制"))
                 continue
-            await _handle(table, conn, text)
+            await _handle(table, conn, text, ws.app.state.talk)
     except WebSocketDisconnect:
         pass
     finally:
@@ -303,7 +306,7 @@ async def table_socket(ws: WebSocket) -> None:
         await pump
 
 
-async def _handle(table: CardTable, conn: Conn, text: str) -> None:
+async def _handle(table: CardTable, conn: Conn, text: str, talk: Talk) -> None:
     try:
         msg = json.loads(text)
     except json.JSONDecodeError as e:
@@ -336,10 +339,19 @@ async def _handle(table: CardTable, conn: Conn, text: str) -> None:
             await table.ready(conn)
         except RoomError as e:
             conn.send(_ws_error(e))
+    elif kind in ("phrase", "chat"):
+        try:
+            if kind == "phrase":
+                talk.phrase(table, conn, msg.get("phrase"))
+            else:
+                talk.chat(table, conn, msg.get("text"))
+        except RoomError as e:
+            conn.send(_ws_error(e))
     else:
         conn.send(_ws_error(RoomError(ErrorCode.UNKNOWN_TYPE,
-                                      f"unknown message type {kind!r}; known: act, resume, ping, continue",
-                                      zh=f"不认识的消息类型 {kind!r}；可用的有 act、resume、ping、continue")))
+                                      f"unknown message type {kind!r}; known: act, resume, ping, continue, phrase, "
+                                      "chat", zh=f"不认识的消息类型 {kind!r}；可用的有 act、resume、ping、continue、"
+                                                 "phrase、chat")))
 
 
 # ---- garbage collection -------------------------------------------------------------------------------
@@ -394,6 +406,11 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         await accounts.warm_up()
         app.state.room = room
         app.state.rematches = routes_history.Rematches(room)
+        app.state.moderation = moderation = Moderation(db, settings)
+        await moderation.load()
+        app.state.banned = moderation.banned  # the same set: handlers refuse banned players by it
+        app.state.quick = quick = QuickMatch(room)
+        app.state.talk = Talk(settings)
         await room.restore(rows)
         booking = asyncio.get_running_loop().create_task(routes_history.book_pending(room))
         gc_task = asyncio.get_running_loop().create_task(_gc_policy(settings.gc_full_every_seconds)) \
@@ -409,6 +426,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
                 with contextlib.suppress(asyncio.CancelledError):
                     await gc_task
                 gc.unfreeze()
+            quick.close()
             room.close()
             await asyncio.to_thread(db.stop)
             engine.dispose()
@@ -417,6 +435,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         Route("/", index),
         Route("/t/{table_id}", index),
         *[Route(path, index) for path in routes_history.PAGES],
+        *[Route(path, index) for path in routes_friends.PAGES],
         Route("/rules/{game}", index),
         Route("/api/rules/{game}", game_rules),
         Route("/api/session", new_session, methods=["POST"]),
@@ -434,6 +453,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         *routes_players.ROUTES,
         *routes_history.ROUTES,
+        *routes_friends.ROUTES,
+        *routes_host.ROUTES,
     ]
     if WEB_DIR.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))

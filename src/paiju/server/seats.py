@@ -16,6 +16,7 @@ from .storage import SeatRow
 
 LEFT = "left"
 DISCONNECTED = "disconnected"
+KICKED = "kicked"
 """Why a bot plays a person's seat (``SeatRow.replaced``)."""
 
 
@@ -39,7 +40,7 @@ class Seats:
         if player is None:
             return None
         for s in self.rows:
-            if s.player_id == player.id and s.replaced != LEFT:
+            if s.player_id == player.id and s.replaced not in (LEFT, KICKED):
                 return s.seat
         return None
 
