@@ -73,8 +73,8 @@ def test_leaving_mid_game_hands_the_seat_to_a_bot(room: Any) -> None:
     room.sit(page, 0)
     room.fill_bots_and_start(page)
     page.wait_for_selector(".board .seat.me .hand .card.face")
-    page.once("dialog", lambda d: d.accept())  # "leave this game?"
     page.click("#leave-game")
+    page.click("#leave-yes")  # "leave this game?", asked on the page (no pop-up)
     # Now a spectator: no own seat, no hand face up, and a bot plays the seat that keeps the person's name.
     page.wait_for_selector(".board:not(:has(.seat.me))")
     assert page.locator(".board .hand .card.face").count() == 0

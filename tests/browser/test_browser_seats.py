@@ -145,8 +145,8 @@ def test_leaving_shows_left_and_a_lost_connection_shows_offline(room: Any) -> No
     seat1.locator(".offline-badge").wait_for()
     assert seat1.locator(".offline-badge").inner_text() == "掉线" and seat1.locator(".left-badge").count() == 0
 
-    host.once("dialog", lambda d: d.accept())
     host.click("#leave-game")  # the host leaves on purpose: 离开, not 掉线
+    host.click("#leave-yes")
     seat0 = host.locator('.board .seat[data-seat="0"]')
     seat0.locator(".left-badge").wait_for()
     assert seat0.locator(".left-badge").inner_text() == "离开"

@@ -239,7 +239,7 @@ async def test_every_public_coroutine_of_a_table_takes_the_lock_itself(room: Roo
     [a, *_] = await people(room)
     table = await room.create_table(a, "toy", {}, seed=1)
     watcher = conn_of(None)
-    calls: dict[str, Callable[[], Awaitable[None]]] = {
+    calls: dict[str, Callable[[], Awaitable[object]]] = {
         "attach": lambda: table.attach(watcher),
         "sit": lambda: table.sit(a, 0),
         "leave": lambda: table.leave(a),
@@ -252,6 +252,9 @@ async def test_every_public_coroutine_of_a_table_takes_the_lock_itself(room: Roo
         "set_autoplay": lambda: table.set_autoplay(watcher, True),
         "ready": lambda: table.ready(watcher),
         "detach": lambda: table.detach(watcher),
+        "kick": lambda: table.kick(0),
+        "rename": lambda: table.rename(a.id, "A2"),
+        "close_by_host": lambda: table.close_by_host({"by": "test"}),
     }
     assert public_coroutines() == set(calls), "a new public coroutine: add it here"
     table.lock = lock = CountingLock()

@@ -187,3 +187,56 @@ def test_the_accounts_migration_moves_an_existing_database_forward(settings: Set
         assert [(e["table"], e["reason"], e["points"]) for e in got] == [("done", "match", 1)]
         with s.room.db.engine.connect() as c:
             assert ledger.check_balances(c) == []
+
+
+def test_the_friends_migration_moves_an_existing_database_forward(settings: Settings) -> None:
+    """A database at revision 0003 with players, an account, a finished match and a waiting table is upgraded to
+    0004: everything is still there, the old tables have no number (and are still reached by id), new ones
+    get one, and the old players can be banned and report."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import func, insert, select
+
+    from paiju.server.accounts import accounts
+    from paiju.server.auth import Player as RoomPlayer
+
+    engine = storage.make_engine(settings.db_url, settings.data_dir)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(storage.__file__).with_name("migrations")))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0003")
+    with engine.begin() as c:
+        for pid in ("old_a", "old_b"):
+            storage.add_player(c, RoomPlayer(pid, pid.upper()), 1.0)
+        c.execute(insert(accounts).values(player_id="old_a", username="OldA", username_key="olda",
+                                          password_hash="x", created_at=1.0, password_changed_at=1.0))
+        seats = [storage.SeatRow(0, "old_a"), storage.SeatRow(1, "old_b"), storage.SeatRow(2, bot="best")]
+        for tid in ("done", "wait"):
+            storage.add_table(c, storage.TableRow(
+                id=tid, game="toy", config={"hand_size": 1}, seed=1, deal=None, turn_seconds=0, claim_seconds=0,
+                private=False, invite=None, owner_id="old_a", status="waiting", created_at=2.0, seats=seats))
+        storage.finish(c, "done", 7.0, {"scores": [0, 0, 0]})
+    counts: dict[str, int | None] = {}
+    with engine.connect() as c:
+        for t in ("players", "card_tables", "seats", "accounts"):
+            counts[t] = c.execute(select(func.count()).select_from(storage.metadata.tables[t])).scalar()
+    storage.migrate(engine)
+    with engine.connect() as c:
+        for t, count in counts.items():
+            assert c.execute(select(func.count()).select_from(storage.metadata.tables[t])).scalar() == count, t
+        assert c.execute(select(storage.card_tables.c.number)).scalars().all() == [None, None]
+        assert compare_metadata(MigrationContext.configure(c), storage.metadata) == []
+    engine.dispose()
+    with LiveServer(settings.with_(admins=("boss",)), bot_factory=first_bot) as s:
+        old = s.client("x")
+        assert old.http.get("/api/tables/wait").json()["number"] is None
+        new = old.ok("/api/tables", {"game": "toy"})
+        assert old.http.get(f"/api/rooms/{new['number']}").json()["id"] == new["id"]
+        old.ok("/api/tables/wait/report", {"seat": 1, "reason": "old seat"})
+        boss = s.client()
+        r = boss.post("/api/accounts", {"username": "boss", "password": "correct horse"})
+        boss.http.headers["Authorization"] = f"Bearer {r.json()['token']}"
+        boss.ok("/api/host/players/old_b/ban")
+        assert [r["player_id"] for r in boss.http.get("/api/host/reports").json()] == ["old_b"]
+        assert s.app.state.banned == {"old_b"}

@@ -23,23 +23,26 @@ class _Commands(TyperGroup):
     """Adds the card room's ``serve`` (server extra) only when it is asked for: importing the server takes ~0.25 s,
     seconds on a busy machine, that ``paiju sim`` and every worker start should not pay."""
 
+    SERVER_COMMANDS = ("serve", "admin", "export")
+
     def list_commands(self, ctx: Any) -> list[str]:
         names = super().list_commands(ctx)
-        if "serve" not in names and importlib.util.find_spec("uvicorn") is not None:
-            names.append("serve")
+        if importlib.util.find_spec("uvicorn") is not None:
+            names += [n for n in self.SERVER_COMMANDS if n not in names]
         return names
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         found = super().get_command(ctx, cmd_name)
-        if found is not None or cmd_name != "serve":
+        if found is not None or cmd_name not in self.SERVER_COMMANDS:
             return found
         try:
-            from paiju.server.cli import register  # type: ignore[import-not-found,unused-ignore]
+            from paiju.server.cli import register, register_tools  # type: ignore[import-not-found,unused-ignore]
         except ImportError:
             return None
         room = typer.Typer()
         register(room)
-        return typer.main.get_command(room)
+        register_tools(room)
+        return typer.main.get_command(room).get_command(ctx, cmd_name)  # type: ignore[attr-defined]
 
 
 class Lang(StrEnum):

@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import paiju
 from paiju.core import game_names, get_game
 
-from . import routes_history, routes_players, scoring
+from . import routes_friends, routes_history, routes_host, routes_players, scoring
 from . import storage as st
 from .accounts import Accounts, SessionStore
 from .auth import Player, clean_nickname
@@ -48,7 +48,10 @@ from .handlers import (
     settings_of,
 )
 from .limits import Limits, Throttle, TooDeep, loads_limited
+from .moderation import Moderation
+from .quick import QuickMatch
 from .settings import Settings
+from .social import Talk
 from .tables import BotFactory, CardTable, Conn, Room, default_bot_factory, dumps
 
 log = logging.getLogger("paiju.server")
@@ -388,7 +391,7 @@ async def _serve_socket(ws: WebSocket, table: CardTable, player: Player | None, 
             if text is None:
                 conn.send(_bad_message("send JSON text frames, not binary", "请发送 JSON 文本帧，不要发二进制"))
                 continue
-            await _handle(table, conn, text, settings.max_json_depth)
+            await _handle(table, conn, text, ws.app.state.talk, settings.max_json_depth)
     except WebSocketDisconnect:
         pass
     finally:
@@ -397,7 +400,7 @@ async def _serve_socket(ws: WebSocket, table: CardTable, player: Player | None, 
         await pump
 
 
-async def _handle(table: CardTable, conn: Conn, text: str, max_depth: int = 32) -> None:
+async def _handle(table: CardTable, conn: Conn, text: str, talk: Talk, max_depth: int = 32) -> None:
     try:
         msg = loads_limited(text, max_depth)
     except TooDeep as e:
@@ -447,10 +450,20 @@ async def _handle(table: CardTable, conn: Conn, text: str, max_depth: int = 32) 
             await table.ready(conn)
         except RoomError as e:
             conn.send(_ws_error(e))
+    elif kind in ("phrase", "chat"):
+        try:
+            if kind == "phrase":
+                talk.phrase(table, conn, msg.get("phrase"))
+            else:
+                talk.chat(table, conn, msg.get("text"))
+        except RoomError as e:
+            conn.send(_ws_error(e))
     else:
         conn.send(_ws_error(RoomError(ErrorCode.UNKNOWN_TYPE,
-                                      f"unknown message type {kind!r}; known: act, autoplay, resume, ping, continue",
-                                      zh=f"不认识的消息类型 {kind!r}；可用的有 act、autoplay、resume、ping、continue")))
+                                      f"unknown message type {kind!r}; known: act, autoplay, resume, ping, continue, "
+                                      "phrase, chat",
+                                      zh=f"不认识的消息类型 {kind!r}；可用的有 act、autoplay、resume、ping、"
+                                         "continue、phrase、chat")))
 
 
 # ---- garbage collection -------------------------------------------------------------------------------
@@ -514,6 +527,11 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         await accounts.warm_up()
         app.state.room = room
         app.state.rematches = routes_history.Rematches(room)
+        app.state.moderation = moderation = Moderation(db, settings)
+        await moderation.load()
+        app.state.banned = moderation.banned  # the same set: handlers refuse banned players by it
+        app.state.quick = quick = QuickMatch(room)
+        app.state.talk = Talk(settings)
         await room.restore(rows)
         booking = asyncio.get_running_loop().create_task(routes_history.book_pending(room))
         expiring = asyncio.get_running_loop().create_task(room.expire_forever())
@@ -531,6 +549,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
                 with contextlib.suppress(asyncio.CancelledError):
                     await gc_task
                 gc.unfreeze()
+            quick.close()
             room.close()
             await asyncio.to_thread(db.stop)
             engine.dispose()
@@ -539,6 +558,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         Route("/", index),
         Route("/t/{table_id}", index),
         *[Route(path, index) for path in routes_history.PAGES],
+        *[Route(path, index) for path in routes_friends.PAGES],
         Route("/rules/{game}", index),
         Route("/api/rules/{game}", game_rules),
         Route("/api/session", new_session, methods=["POST"]),
@@ -556,6 +576,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         *routes_players.ROUTES,
         *routes_history.ROUTES,
+        *routes_friends.ROUTES,
+        *routes_host.ROUTES,
     ]
     if WEB_DIR.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=WEB_DIR), name="static"))

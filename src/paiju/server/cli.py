@@ -6,9 +6,14 @@ import logging
 import os
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from paiju.server.settings import Settings
 
 TOKEN = re.compile(r"(token=)[^&\s\"']+")
 
@@ -51,6 +56,12 @@ def register(app: typer.Typer) -> None:
         ws: Annotated[str, typer.Option(
             help="uvicorn's websocket implementation: auto, websockets-sansio, websockets or wsproto "
                  "(docs/performance/server.md compares them)")] = "auto",
+        admin: Annotated[list[str] | None, typer.Option(
+            "--admin", help="username of a host (repeat for several); `paiju admin grant` adds more")] = None,
+        quick_match_seconds: Annotated[float, typer.Option(
+            help="quick match: seconds before bots fill a table nobody else joined")] = 20.0,
+        chat_length: Annotated[int, typer.Option(
+            help="free-text chat at tables: longest message in characters (0: off, quick phrases only)")] = 0,
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
         cookie_secure: Annotated[bool, typer.Option(
             help="hosting behind TLS: the session cookie is Secure and pages send HSTS")] = False,
@@ -87,8 +98,105 @@ def register(app: typer.Typer) -> None:
                             trusted_proxies=tuple(trusted_proxy or ()), address_limit_factor=address_limit_factor,
                             waiting_table_minutes=waiting_table_minutes,
                             autoplay_after_timeouts=autoplay_after_timeouts, watchers_per_table=watchers_per_table,
-                            connections_per_address=connections_per_address)
+                            connections_per_address=connections_per_address,
+                            admins=tuple(admin or ()), quick_match_seconds=quick_match_seconds,
+                            chat_max_length=chat_length)
         typer.echo(f"牌局 card room: http://{host}:{port}/  (data: {settings.database_url or data_dir})")
         # uvicorn's own X-Forwarded-For handling is off: the room reads it, from trusted proxies only (limits.py)
         uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level.lower(),
                     ws=ws, ws_max_size=64 * 1024, ws_per_message_deflate=ws_deflate, proxy_headers=False)
+
+
+TOOLS = ("admin", "export")
+"""The card room's offline commands (beside ``serve``), loaded as lazily as it is."""
+
+
+def _engine(data_dir: Path, database_url: str | None) -> tuple[Engine, Settings]:
+    """The migrated database of a data directory (or URL), and the Settings naming it."""
+    from paiju.server import Settings
+    from paiju.server import storage as st
+
+    settings = Settings(data_dir=data_dir, database_url=database_url,
+                        secret_key=os.environ.get("PAIJU_SECRET_KEY") or None)
+    engine = st.make_engine(settings.db_url, settings.data_dir)
+    st.migrate(engine)
+    return engine, settings
+
+
+DataDir = Annotated[Path, typer.Option(help="the server's data directory (SQLite file, secret key)")]
+DatabaseUrl = Annotated[str | None, typer.Option(help="SQLAlchemy URL (default: SQLite in the data dir)",
+                                                 envvar="PAIJU_DATABASE_URL")]
+
+
+def register_tools(app: typer.Typer) -> None:
+    """Add ``admin`` (hosts) and ``export`` (finished games as JSON lines) to the ``paiju`` command."""
+    admin = typer.Typer(help="The room's hosts: grant, revoke, list (docs/server.md, \"Hosts\").",
+                        no_args_is_help=True)
+
+    def _grant(username: str, data_dir: Path, database_url: str | None, revoke: bool) -> None:
+        import time
+
+        from paiju.server.moderation import grant as grant_host
+
+        engine, _settings = _engine(data_dir, database_url)
+        try:
+            with engine.begin() as c:
+                pid = grant_host(c, username, time.time(), revoke=revoke)
+        except LookupError as e:
+            typer.echo(f"{e}: register the account first", err=True)
+            raise typer.Exit(1) from None
+        finally:
+            engine.dispose()
+        typer.echo(f"{'revoked' if revoke else 'granted'}: {username} (player {pid})")
+
+    @admin.command("grant")
+    def grant(username: str, data_dir: DataDir = Path("./data"), database_url: DatabaseUrl = None) -> None:
+        """Make the account USERNAME a host (logged as done by 'cli')."""
+        _grant(username, data_dir, database_url, revoke=False)
+
+    @admin.command("revoke")
+    def revoke(username: str, data_dir: DataDir = Path("./data"), database_url: DatabaseUrl = None) -> None:
+        """USERNAME is no longer a host (one named by --admin stays one while the server is started so)."""
+        _grant(username, data_dir, database_url, revoke=True)
+
+    @admin.command("list")
+    def list_(data_dir: DataDir = Path("./data"), database_url: DatabaseUrl = None) -> None:
+        """The hosts granted in the database."""
+        from paiju.server.moderation import list_hosts
+
+        engine, _settings = _engine(data_dir, database_url)
+        with engine.connect() as c:
+            for h in list_hosts(c):
+                typer.echo(f"{h['username']}\t{h['player_id']}\tgranted by {h['granted_by']}")
+        engine.dispose()
+
+    app.add_typer(admin, name="admin")
+
+    @app.command()
+    def export(
+        anonymize: Annotated[bool, typer.Option(help="players and tables as stable pseudonyms, no nicknames")] = False,
+        out: Annotated[Path | None, typer.Option(help="write here instead of standard output")] = None,
+        game: Annotated[str | None, typer.Option(help="only this game's matches")] = None,
+        key: Annotated[str | None, typer.Option(
+            help="key of the pseudonyms (default: the server's secret key, so they stay the same from one "
+                 "export to the next)", envvar="PAIJU_EXPORT_KEY")] = None,
+        data_dir: DataDir = Path("./data"),
+        database_url: DatabaseUrl = None,
+    ) -> None:
+        """Finished games' records as JSON lines, for researchers (docs/server.md, "Export")."""
+        import sys
+
+        from paiju.server.export import write_jsonl
+
+        engine, settings = _engine(data_dir, database_url)
+        secret = key or settings.signing_key()
+        try:
+            with engine.connect() as c:
+                if out is None:
+                    n = write_jsonl(c, sys.stdout, anonymize=anonymize, key=secret, game=game)
+                else:
+                    with out.open("w", encoding="utf-8") as f:
+                        n = write_jsonl(c, f, anonymize=anonymize, key=secret, game=game)
+        finally:
+            engine.dispose()
+        typer.echo(f"{n} matches exported{' (anonymized)' if anonymize else ''}", err=True)

@@ -62,6 +62,18 @@ class ErrorCode(StrEnum):
     BAD_MESSAGE = "bad_message"
     UNKNOWN_TYPE = "unknown_type"
     SERVER_ERROR = "server_error"
+    # friends and hosts (issue 14)
+    NO_ROOM = "no_room"
+    TABLE_CLOSED = "table_closed"
+    UNKNOWN_PHRASE = "unknown_phrase"
+    SLOW_DOWN = "slow_down"
+    CHAT_OFF = "chat_off"
+    CHAT_TOO_LONG = "chat_too_long"
+    BAD_REASON = "bad_reason"
+    TOO_MANY_REPORTS = "too_many_reports"
+    NO_REPORT = "no_report"
+    NOT_HOST = "not_host"
+    BANNED = "banned"
 
     @property
     def zh(self) -> str:
@@ -114,6 +126,17 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.BAD_MESSAGE: ("消息有误", "Bad message"),
     ErrorCode.UNKNOWN_TYPE: ("不认识的消息类型", "Unknown message type"),
     ErrorCode.SERVER_ERROR: ("服务器出错", "Server error"),
+    ErrorCode.NO_ROOM: ("没有这个房号", "No table has that number"),
+    ErrorCode.TABLE_CLOSED: ("这张牌桌已被管理员关闭", "A host has closed this table"),
+    ErrorCode.UNKNOWN_PHRASE: ("没有这句快捷语", "No such quick phrase"),
+    ErrorCode.SLOW_DOWN: ("说得太快了，请稍等", "Too fast: wait a moment"),
+    ErrorCode.CHAT_OFF: ("这里只能用快捷语", "Only quick phrases here"),
+    ErrorCode.CHAT_TOO_LONG: ("这句话太长了", "That message is too long"),
+    ErrorCode.BAD_REASON: ("请说明举报原因", "Say why you report"),
+    ErrorCode.TOO_MANY_REPORTS: ("举报太多，请等管理员处理", "Too many reports waiting for the hosts"),
+    ErrorCode.NO_REPORT: ("没有这条举报", "No such report"),
+    ErrorCode.NOT_HOST: ("只有管理员才能这样做", "Only a host may do this"),
+    ErrorCode.BANNED: ("你已被管理员封禁", "A host has banned you"),
 }
 """Each code's meaning, (zh, en): the text for people when a refusal has no more specific one."""
 

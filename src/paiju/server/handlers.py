@@ -63,10 +63,13 @@ async def current_player(request: Request | WebSocket) -> Player | None:
 
 
 async def require_player(request: Request) -> Player:
+    """The session's player; a banned one is refused everything a session is needed for (moderation.py)."""
     player = await current_player(request)
     if player is None:
         raise RoomError(ErrorCode.NO_SESSION, "pick a nickname first (POST /api/session)", 401,
                         zh="请先取个昵称（POST /api/session）")
+    if player.id in getattr(request.app.state, "banned", ()):
+        raise RoomError(ErrorCode.BANNED, "a host has banned this player", 403, zh="你已被管理员封禁")
     return player
 
 

@@ -70,6 +70,10 @@ async def login(request: Request) -> Response:
     data = await body_of(request)
     accounts = accounts_of(request)
     token, player = await accounts.login(data, address_of(request))
+    moderation = request.app.state.moderation
+    if await moderation.banned_now(player.id):  # the password was right: say so, keep nothing
+        await store_of(request).revoke(token)
+        raise RoomError(ErrorCode.BANNED, "a host has banned this account", 403, zh="这个账号已被管理员封禁")
     return session_response(request, token, player, await accounts.account_of(player.id))
 
 

@@ -16,9 +16,11 @@ from .storage import SeatRow
 
 LEFT = "left"
 DISCONNECTED = "disconnected"
+KICKED = "kicked"
 AUTOPLAY = "autoplay"
-"""Why a bot plays a person's seat (``SeatRow.replaced``).  The first two are escapes (scoring.ESCAPES);
-autoplay (托管) is the person's own choice, or the room's after repeated timeouts, and the seat stays theirs."""
+"""Why a bot plays a person's seat (``SeatRow.replaced``).  Leaving and disconnecting are escapes
+(scoring.ESCAPES); autoplay (托管) is the person's own choice, or the room's after repeated timeouts, and the
+seat stays theirs."""
 
 
 class Seats:
@@ -41,7 +43,7 @@ class Seats:
         if player is None:
             return None
         for s in self.rows:
-            if s.player_id == player.id and s.replaced != LEFT:
+            if s.player_id == player.id and s.replaced not in (LEFT, KICKED):
                 return s.seat
         return None
 
@@ -112,7 +114,8 @@ class Seats:
         """Hand the person's seat to a bot of ``kind`` (托管), or take it back; the row, or None if nothing
         changed (already so, or the seat is a bot's or an escaped person's: autoplay never undoes those)."""
         s = self.rows[seat]
-        if s.player_id is None or s.replaced in (LEFT, DISCONNECTED) or (s.bot is not None and s.replaced is None):
+        if s.player_id is None or s.replaced in (LEFT, DISCONNECTED, KICKED) \
+                or (s.bot is not None and s.replaced is None):
             return None
         if on == (s.replaced == AUTOPLAY):
             return None

@@ -74,6 +74,16 @@ class Settings:
     login_failures_per_address: int = 50
     login_window_seconds: float = 900.0
     """Failed logins allowed per username and per client address in a sliding window; past them: 429."""
+    # ---- friends and hosts (docs/server.md, "Playing with friends", "Hosts") ----
+    admins: tuple[str, ...] = ()
+    """Usernames of the room's hosts (``--admin``), besides those granted with ``paiju admin grant``."""
+    quick_match_seconds: float = 20.0
+    """Quick match: a table nobody else joins within this time starts with bots in its empty seats."""
+    chat_max_length: int = 0
+    """Free-text chat at tables: 0 is off (quick phrases only); otherwise the longest message, in characters."""
+    phrase_burst: int = 3
+    phrase_every_seconds: float = 3.0
+    """Quick phrases and chat per connection: ``phrase_burst`` at once, then one every this many seconds."""
 
     # ---- limits (docs/server.md, "Security") ----
     max_body_bytes: int = 64 * 1024

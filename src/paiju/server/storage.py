@@ -61,6 +61,7 @@ players = Table(
     Column("created_at", Float, nullable=False),
     Column("deleted_at", Float, nullable=True),  # an account deleted: the nickname is anonymised (accounts.py)
     Column("revoked_before", Float, nullable=True),  # logout-all: older signed tokens stop working
+    Column("banned_at", Float, nullable=True),  # a host banned the player: no sessions, no seats (moderation.py)
 )
 
 card_tables = Table(
@@ -82,7 +83,9 @@ card_tables = Table(
     Column("deadlines", Text, nullable=False),
     Column("result", Text, nullable=True),
     Column("options", Text, nullable=True),  # the room's options for this table (pace, next hand), JSON
+    Column("number", String(6), nullable=True),  # the room number (房号, numbers.py); a rematch keeps it
     Index("ix_card_tables_status", "status"),
+    Index("ix_card_tables_number", "number"),
 )
 
 seats = Table(
@@ -164,6 +167,8 @@ class TableRow:
     options: dict[str, float] = field(default_factory=dict)
     """The room's options for this table beyond its two windows (``pace_seconds``, ``next_hand_seconds``);
     a missing one takes the server's default."""
+    number: str | None = None
+    """The room number people type to join (6 digits), or None for tables made before numbers existed."""
 
 
 def make_engine(url: str, data_dir: Path | None = None, busy_seconds: float = 5.0) -> Engine:
@@ -219,7 +224,8 @@ def add_table(conn: Connection, t: TableRow) -> None:
         deal=None if t.deal is None else json.dumps(t.deal, ensure_ascii=False),
         turn_seconds=t.turn_seconds, claim_seconds=t.claim_seconds, private=t.private, invite=t.invite,
         owner_id=t.owner_id, status=t.status, created_at=t.created_at,
-        deadlines=_dump_deadlines(t.deadlines), **({"options": json.dumps(t.options)} if t.options else {})))
+        deadlines=_dump_deadlines(t.deadlines), **({"options": json.dumps(t.options)} if t.options else {}),
+        **({"number": t.number} if t.number is not None else {})))
     conn.execute(insert(seats), [{"table_id": t.id, "seat": s.seat, "player_id": s.player_id, "bot": s.bot,
                                   "replaced": s.replaced} for s in t.seats])
 
@@ -267,6 +273,10 @@ def expire_table(conn: Connection, table_id: str) -> None:
     """A waiting table nobody joined: kept in the database (its id stays taken), never restored."""
     conn.execute(update(card_tables).where(card_tables.c.id == table_id, card_tables.c.status == "waiting")
                  .values(status="expired"))
+def close(conn: Connection, table_id: str, at: float, why: dict[str, Any]) -> None:
+    """A host closed the table: it stops where it is, never booked, never restored."""
+    conn.execute(update(card_tables).where(card_tables.c.id == table_id).values(
+        status="closed", finished_at=at, deadlines="{}", result=json.dumps({"closed": why}, ensure_ascii=False)))
 
 
 def set_deadlines(conn: Connection, table_id: str, deadlines: dict[int, float]) -> None:
@@ -279,8 +289,8 @@ def load_tables(conn: Connection, *, table_id: str | None = None, unfinished: bo
     q = select(card_tables)
     if table_id is not None:
         q = q.where(card_tables.c.id == table_id)
-    if unfinished:
-        q = q.where(card_tables.c.status.not_in(("finished", "expired")))
+    if unfinished:  # waiting or playing: neither finished nor closed by a host
+        q = q.where(card_tables.c.status.in_(("waiting", "playing")))
     out: list[TableRow] = []
     for r in conn.execute(q.order_by(card_tables.c.created_at)).mappings():
         t = TableRow(
@@ -291,7 +301,7 @@ def load_tables(conn: Connection, *, table_id: str | None = None, unfinished: bo
             finished_at=r["finished_at"],
             deadlines={int(k): float(v) for k, v in json.loads(r["deadlines"]).items()},
             result=None if r["result"] is None else json.loads(r["result"]),
-            options={} if r["options"] is None else json.loads(r["options"]))
+            options={} if r["options"] is None else json.loads(r["options"]), number=r["number"])
         seat_q = (select(seats.c.seat, seats.c.player_id, seats.c.bot, seats.c.replaced, players.c.nickname)
                   .select_from(seats.outerjoin(players, seats.c.player_id == players.c.id))
                   .where(seats.c.table_id == t.id).order_by(seats.c.seat))

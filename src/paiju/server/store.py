@@ -133,6 +133,12 @@ class TableStore:
         await self.db.run(job)
         self._deadlines = {}
 
+    async def close(self, at: float, why: dict[str, Any]) -> None:
+        """A host closed the table (moderation.py): no result, no booking, never restored."""
+        tid = self.id
+        await self.db.run(lambda c: st.close(c, tid, at, why))
+        self._deadlines = {}
+
     async def save_seats(self, seats: list[SeatRow], at: float, move: int) -> None:
         """Who holds these seats now (appended to the seating history too)."""
         if not seats:

@@ -34,7 +34,8 @@ from .broadcast import Broadcaster, with_text
 from .clock import NO_DEADLINES, Deadlines, Timers, Windows, next_deadlines
 from .conn import _ENCODER, Conn, dumps, dumps_events
 from .errors import ErrorCode, RoomError, invite_required, no_table
-from .seats import AUTOPLAY, DISCONNECTED, LEFT, Seats
+from .numbers import RoomNumbers
+from .seats import AUTOPLAY, DISCONNECTED, KICKED, LEFT, Seats
 from .settings import Settings
 from .storage import Database, SeatRow, TableRow, expire_table
 from .store import Move, RoomStore, StoreHooks, TableStore, replay_game
@@ -89,6 +90,8 @@ class CardTable:
         """When a seat last changed (a waiting table idle longer than ``waiting_table_minutes`` is dropped)."""
         self.timeouts: dict[int, int] = {}
         """Windows run out in a row per seat since its person last acted (``autoplay_after_timeouts``)."""
+        self.notes: dict[str, Any] = {}
+        """Facts other parts add to the table object (quick match's ``quick_deadline``)."""
 
     # ---- facts ---------------------------------------------------------------------------------------
     @property
@@ -115,7 +118,8 @@ class CardTable:
 
     def spectators(self) -> int:
         """Connections of people without a seat here (``watchers_per_table`` caps them)."""
-        return len(self.watchers) - self.watchers.count_of({s.player_id for s in self.seats if s.replaced != LEFT})
+        return len(self.watchers) - self.watchers.count_of({s.player_id for s in self.seats
+                                                            if s.replaced not in (LEFT, KICKED)})
 
     def viewer_of(self, conn: Conn) -> int:
         seat = self.seats.seat_of(conn.player)
@@ -142,6 +146,8 @@ class CardTable:
             "result": self.game.result().to_dict() if self.game.finished else None,  # type: ignore[union-attr]
             "pause": None if self.pause is None else {"until": self.pause.until, "ready": sorted(self.pause.ready),
                                                       "waiting": self._not_ready()},
+            "number": row.number,
+            **self.notes,
         }
         if for_player is not None and row.private and (
                 for_player.id == row.owner_id or self.seat_of(for_player) is not None):
@@ -340,6 +346,8 @@ class CardTable:
         async with self.lock:
             if self.status == "waiting":
                 raise RoomError(ErrorCode.NOT_STARTED, "the game has not started", zh="还没开局")
+            if self.status == "closed":
+                raise RoomError(ErrorCode.TABLE_CLOSED, "a host has closed this table", zh="这张牌桌已被管理员关闭")
             seat = self.seat_of(conn.player)
             if seat is None:
                 raise RoomError(ErrorCode.NOT_SEATED, "you have no seat at this table: spectators cannot act",
@@ -702,9 +710,62 @@ class CardTable:
         if reason == LEFT:  # accounts: an escape is booked at once (one who disconnected: at the end)
             await scoring.on_escape(self.room.db, self.row, self.game, seat, move, now)
         self._broadcast_table()
-        if reason == LEFT:  # the leaver's own clients now watch as spectators
+        if reason != DISCONNECTED:  # the leaver's (or the kicked person's) own clients now watch as spectators
             self.watchers.to_player(s.player_id, self._snapshot)
         self._schedule()
+
+    # ---- hosts (moderation.py) ---------------------------------------------------------------------------
+    async def kick(self, seat: int) -> str | None:
+        """A host takes a person off a seat: before the start the seat is free again, during play a bot plays it
+        (a departure ``kicked``, no escape booked).  The player id kicked, or None if nobody sat there."""
+        async with self.lock:
+            if not 0 <= seat < len(self.seats):
+                raise RoomError(ErrorCode.BAD_SEAT, f"seat must be 0 to {len(self.seats) - 1}", 422,
+                                zh=f"座位号应为 0 到 {len(self.seats) - 1}")
+            s = self.seats[seat]
+            pid = s.player_id
+            if pid is None or s.replaced in (LEFT, KICKED):
+                return None
+            if self.status == "waiting":
+                await self._save([self.seats.free(seat)])
+                self._broadcast_table()
+                self.watchers.to_player(pid, self._snapshot)
+            elif self.status == "playing":
+                await self._replace_with_bot(seat, KICKED)
+            else:
+                return None
+            return pid
+
+    async def close_by_host(self, why: dict[str, Any]) -> bool:
+        """A host closes the table: play stops where it is, nothing is booked, everyone sees it closed."""
+        async with self.lock:
+            if self.status in ("finished", "closed"):
+                return False
+            now = self.settings.clock()
+            await self.store.close(now, why)
+            self.row.status = "closed"
+            self.row.finished_at = now
+            self.row.result = {"closed": why}
+            self.row.deadlines = {}
+            self.deadlines = Deadlines({}, {})
+            self.timers.cancel_all()
+            self.pause = None
+            self.held.clear()
+            self.notes["closed"] = why
+            self.room.finished(self)
+            self._broadcast_table()
+            self._broadcast_state("snapshot")
+            return True
+
+    async def rename(self, player_id: str, nickname: str) -> None:
+        """A host renamed a player: the seats they hold show the new name."""
+        async with self.lock:
+            changed = False
+            for s in self.seats:
+                if s.player_id == player_id:
+                    s.nickname, changed = nickname, True
+            if changed:
+                self._broadcast_table()
 
     async def _save(self, seats: list[SeatRow]) -> None:
         """Store seat changes.  Caller holds the lock."""
@@ -727,6 +788,7 @@ class Room:
         """Work that commits with every table's writes (the ledger's bookings, issue 9)."""
         self.bot_factory = bot_factory
         self.tables: dict[str, CardTable] = {}
+        self.numbers = RoomNumbers(db, settings.clock)
         self._players: dict[str, Player] = {}
         self._evictions: dict[str, asyncio.TimerHandle] = {}
         self.keep_finished_seconds = 600.0
@@ -778,7 +840,9 @@ class Room:
 
     async def create_table(self, owner: Player, game_name: str, config: Any, *, turn_seconds: Any = None,
                            claim_seconds: Any = None, private: bool = False, seed: int | None = None,
-                           deal: Any = None, options: dict[str, Any] | None = None) -> CardTable:
+                           deal: Any = None, options: dict[str, Any] | None = None,
+                           number: str | None = None) -> CardTable:
+        """A new waiting table; ``number`` keeps a room number (a rematch's), else a free one is drawn."""
         try:
             cls = get_game(game_name)
         except (KeyError, ImportError) as e:
@@ -812,12 +876,19 @@ class Room:
             raise RoomError(ErrorCode.BAD_OPTION, f"cannot set up {game_name} with these options: {e}", 422,
                             zh=f"这些选项开不了 {game_name}：{e}") from e
         tid = secrets.token_urlsafe(6)
+        drawn = number is None
+        if number is None:
+            number = await self.numbers.allocate(t.row.number for t in self.tables.values())
         row = TableRow(id=tid, game=game_name, config=cfg.to_dict(), seed=seed, deal=deal, turn_seconds=turn,
                        claim_seconds=claim, private=bool(private),
                        invite=secrets.token_urlsafe(9) if private else None, owner_id=owner.id,
                        status="waiting", created_at=self.settings.clock(),
-                       seats=[SeatRow(i) for i in range(game.num_seats)], options=kept)
-        await self.store.add_table(row)
+                       seats=[SeatRow(i) for i in range(game.num_seats)], options=kept, number=number)
+        try:
+            await self.store.add_table(row)
+        finally:
+            if drawn:
+                self.numbers.release(number)
         table = self.tables[tid] = CardTable(self, row, game)
         self._listed(table)
         return table
@@ -898,7 +969,8 @@ class Room:
 
     def open_tables(self, game: str | None = None) -> list[CardTable]:
         return [t for t in self.tables.values()
-                if not t.row.private and t.row.status != "finished" and (game is None or t.row.game == game)]
+                if not t.row.private and t.row.status in ("waiting", "playing")
+                and (game is None or t.row.game == game)]
 
     def finished(self, table: CardTable) -> None:
         """Keep a finished table in memory a while (clients see the result), then drop it."""

@@ -96,6 +96,16 @@ export function accountPanel(ctx, session, onChange) {
     forgetSession();
     onChange();
   };
+  const confirmBox = h("p", { class: "delete-confirm", id: "delete-confirm", hidden: true, role: "group" },
+    h("span", {}, t("delete_confirm")), " ",
+    h("button", {
+      class: "danger small", id: "delete-yes",
+      onclick: () => {
+        const password = pw.querySelector("#old-password").value;
+        run(() => api.deleteAccount(password), () => { forgetSession(); onChange(); });
+      },
+    }, t("delete_account")), " ",
+    h("button", { class: "small", id: "delete-no", onclick: () => { confirmBox.hidden = true; } }, t("cancel")));
   return h("section", { class: "card-panel account-panel" },
     h("h2", {}, t("account_of", { name: account.username })),
     pw,
@@ -107,8 +117,10 @@ export function accountPanel(ctx, session, onChange) {
         onclick: () => {
           const password = pw.querySelector("#old-password").value;
           if (!password) { status.textContent = `${t("current_password")}?`; pw.querySelector("#old-password").focus(); return; }
-          if (window.confirm(t("delete_confirm"))) run(() => api.deleteAccount(password), () => { forgetSession(); onChange(); });
+          confirmBox.hidden = false; // asked on the page itself: in-app browsers may block confirm()
+          confirmBox.querySelector("#delete-yes").focus();
         },
       }, t("delete_account"))),
+    confirmBox,
     status);
 }

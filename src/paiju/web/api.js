@@ -136,6 +136,15 @@ export const api = {
   leaderboard: (game) => request("GET", `/api/leaderboard?game=${encodeURIComponent(game)}`, undefined, true),
   page: (path) => request("GET", path, undefined, true),
   replay: (id, invite) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`),
+  room: (number, invite) => request("GET", `/api/rooms/${encodeURIComponent(number)}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`),
+  quick: (game) => request("POST", "/api/quick", { game }),
+  phrases: () => request("GET", "/api/phrases"),
+  series: (id, invite) => request("GET", `/api/tables/${encodeURIComponent(id)}/series${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`),
+  report: (id, seat, reason, invite) => request("POST", `/api/tables/${encodeURIComponent(id)}/report`, invite ? { seat, reason, invite } : { seat, reason }),
+  host: () => request("GET", "/api/host"),
+  hostReports: (status) => request("GET", `/api/host/reports?status=${encodeURIComponent(status || "open")}`),
+  hostLog: () => request("GET", "/api/host/log"),
+  hostAct: (path, body) => request("POST", `/api/host/${path}`, body || {}),
   replayViews: (id, from, to, invite) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay/views?from=${from}&to=${to}${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`),
 };
 

@@ -4,6 +4,8 @@
 import { showLogin } from "./account.js";
 import { ApiError, forgetSession, player, request, startSession, token, updatePlayer } from "./api.js";
 import { fill, h, icon, toast } from "./dom.js";
+import { showRoomByNumber, showSeries } from "./friends.js";
+import { showHost } from "./host.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { onPrefChange, pref, setPref } from "./prefs.js";
@@ -111,6 +113,8 @@ function route() {
   m = /^\/players\/([^/]+)\/?$/.exec(path);
   if (m) { page = showProfile(ctx, decodeURIComponent(m[1]), player()?.id === decodeURIComponent(m[1])); return; }
   if (path === "/leaderboard") { page = showLeaderboard(ctx, query.get("game")); return; }
+  m = /^\/series\/([^/]+)\/?$/.exec(path);
+  if (m) { page = showSeries(ctx, decodeURIComponent(m[1]), query.get("invite")); return; }
   if (path === "/login") {
     page = showLogin(ctx, () => { renderHeader(); navigate(query.get("next") || "/"); });
     return;
@@ -120,6 +124,9 @@ function route() {
     return;
   }
   if (path === "/me") { page = showProfile(ctx, player()?.id, true); return; }
+  if (path === "/host") { page = showHost(ctx); return; }
+  m = /^\/r\/([^/]+)\/?$/.exec(path);
+  if (m) { page = showRoomByNumber(ctx, decodeURIComponent(m[1]), query.get("invite")); return; }
   m = /^\/t\/([^/]+)\/?$/.exec(path);
   page = m ? showTable(ctx, decodeURIComponent(m[1]), query.get("invite")) : showLobby(ctx);
 }

@@ -20,6 +20,8 @@ export function showLobby(ctx) {
     errorOption: null,
     loadError: null,
     busy: false,
+    number: "", // the room number being typed
+    joinError: null,
   };
   let alive = true;
   let timer = null;
@@ -51,6 +53,7 @@ export function showLobby(ctx) {
       return;
     }
     fill(ctx.main, h("div", { class: "lobby" },
+      renderFriends(),
       h("section", { class: "lobby-games" },
         h("p", { class: "tagline muted" }, t("tagline")),
         h("h2", {}, t("games")),
@@ -62,6 +65,57 @@ export function showLobby(ctx) {
         renderTables()),
       h("section", { class: "lobby-create" }, renderCreate()),
     ));
+  }
+
+  // With friends: type the room number someone sent; or quick match, one button per game.
+  function renderFriends() {
+    const input = h("input", {
+      id: "room-number-input", name: "number", inputmode: "numeric", autocomplete: "off", maxlength: 9,
+      placeholder: t("room_number_placeholder"), value: state.number, "aria-label": t("join_by_number"),
+      oninput: (e) => { state.number = e.target.value; },
+    });
+    return h("section", { class: "lobby-friends card-panel" },
+      h("form", {
+        class: "join-number", id: "join-number-form",
+        onsubmit: async (e) => {
+          e.preventDefault();
+          const n = state.number.replace(/[\s#]/g, "");
+          if (!n) return;
+          try {
+            const table = await api.room(n);
+            ctx.navigate(`/t/${encodeURIComponent(table.id)}`);
+          } catch (err) {
+            if (err instanceof ApiError && err.status === 401) { ctx.sessionExpired(); return; }
+            state.joinError = err instanceof ApiError ? errorText(err.error) : err.message;
+            render();
+          }
+        },
+      },
+      h("label", { class: "join-label", for: "room-number-input" }, t("join_by_number")),
+      input,
+      h("button", { class: "primary", type: "submit", id: "join-number" }, t("join"))),
+      state.joinError ? h("p", { class: "form-error", role: "alert", id: "join-error" }, state.joinError) : null,
+      h("div", { class: "quick-list" },
+        h("span", { class: "quick-label" }, t("quick_match")),
+        state.games.map((g) => h("button", {
+          class: "quick small", type: "button", dataset: { game: g.name }, disabled: state.busy,
+          onclick: () => quick(g),
+        }, tx(g.display) || g.name))));
+  }
+
+  async function quick(g) {
+    state.busy = true;
+    render();
+    try {
+      const table = await api.quick(g.name);
+      state.busy = false;
+      ctx.navigate(`/t/${encodeURIComponent(table.id)}`);
+    } catch (e) {
+      state.busy = false;
+      if (e instanceof ApiError && e.status === 401) { ctx.sessionExpired(); return; }
+      state.joinError = e instanceof ApiError ? errorText(e.error) : e.message;
+      render();
+    }
   }
 
   function renderGame(g) {
@@ -91,7 +145,7 @@ export function showLobby(ctx) {
       const taken = seats.filter((s) => s.player || s.bot).length;
       return h("li", { class: "table-row", dataset: { table: tb.id } },
         h("span", { class: "table-game" }, g ? tx(g.display) : tb.game),
-        h("span", { class: "table-id muted" }, `#${tb.id}`),
+        h("span", { class: "table-id muted" }, tb.number ? t("room_n", { n: tb.number }) : `#${tb.id}`),
         h("span", { class: "table-seats" }, seats.map((s) => h("span", {
           class: ["seat-chip", s.player ? "person" : s.bot ? "bot" : "empty"],
         }, s.player ? s.player.nickname : s.bot ? botName(s.seat) : t("empty_seat")))),

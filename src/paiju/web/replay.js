@@ -89,8 +89,11 @@ export function showReplay(ctx, tableId, invite, startStep) {
     try {
       await navigator.clipboard.writeText(url);
       toast(t("share_copied"), "info");
-    } catch {
-      window.prompt(t("share"), url); // no clipboard (an in-app browser): let the person copy it
+    } catch { // no clipboard (an in-app browser): the address, selected, to long-press (no pop-up either)
+      s.shareUrl = url;
+      render();
+      const box = document.getElementById("replay-share-url");
+      if (box) { box.focus(); box.select(); }
     }
   }
 
@@ -118,7 +121,11 @@ export function showReplay(ctx, tableId, invite, startStep) {
         h("span", { class: "top-game" }, t("replay_of", { game })),
         view?.table?.phase ? h("span", { class: "phase" }, tx(view.table.phase)) : null,
         h("span", { class: "spacer" }),
+        h("button", { class: "small", id: "replay-series",
+          onclick: () => ctx.navigate(`/series/${encodeURIComponent(tableId)}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`) },
+        t("series")),
         h("button", { class: "small", id: "replay-share", onclick: share }, t("share"))),
+      s.shareUrl ? h("input", { class: "share-text", id: "replay-share-url", readonly: true, value: s.shareUrl }) : null,
       view ? drawBoard(view, { seats: s.index.table.seats, mine: null, anchor: 0, deciding: new Set(view.deciding || []) })
         : h("div", { class: "board loading muted" }, t("connecting")),
       h("div", { class: "controls replay-controls", id: "replay-controls", dataset: { step: String(s.step), total: String(total) } },

@@ -90,6 +90,9 @@ export function showProfile(ctx, playerId, own) {
     fill(ctx.main, h("div", { class: "profile-page" },
       h("h1", { class: "profile-name", id: "profile-name" }, p.nickname),
       own ? accountPanel(ctx, state.session, () => ctx.navigate("/")) : null,
+      own ? h("p", { class: "my-data" }, // a plain link (the session cookie goes with it): works in in-app browsers
+        h("a", { href: "/api/me/data", download: "paiju-data.json", id: "my-data" }, t("my_data")), " ",
+        h("span", { class: "muted" }, t("my_data_hint"))) : null,
       h("section", { class: "card-panel" },
         h("h2", {}, t("standing")),
         standing.length ? h("table", { class: "result-table standing-table", id: "standing" },

@@ -8,6 +8,7 @@ import { api, ApiError, player, wsUrl } from "./api.js";
 import { drawBoard, eventLine, resultReveal, resultTable, seatBadges } from "./board.js";
 import { cardsInAction, cardText, renderCard, richText } from "./cards.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
+import { addReportButtons, Bubbles, openReport, openSeries, phraseBar, phrases, roomNumberBox } from "./friends.js";
 import { errorText, lang, t, verbLabel } from "./i18n.js";
 import { flyAway, flyIn, lift, reducedMotion } from "./motion.js";
 import { botName, say, seatName, useSeats } from "./names.js";
@@ -54,6 +55,10 @@ export function showTable(ctx, tableId, invite) {
   let drawn = null; // what the last render put on the table, to animate what arrives
   const tricks = new TrickTable(() => render());
   const scoreHistory = new ScoreHistory(tableId);
+  const bubbles = new Bubbles(() => render()); // quick phrases over the seats
+  const talk = { open: false, catalogue: null };
+  const shareUi = { shown: false, status: "" };
+  phrases().then((c) => { talk.catalogue = c; if (alive) render(); });
   const tick = setInterval(updateCountdown, 250);
   const pinger = setInterval(ping, PING_EVERY_MS);
   useSeats(() => s.info?.seats || null);
@@ -211,6 +216,11 @@ export function showTable(ctx, tableId, invite) {
         if (msg.next && msg.confirmed.includes(mySeat())) ctx.navigate(`/t/${encodeURIComponent(msg.next)}`);
         else render();
         break;
+      case "phrase":
+      case "chat":
+        bubbles.add(msg);
+        render();
+        break;
       case "error":
         ctx.toast(errorText(msg));
         render(); // the refused choice can be made again
@@ -331,6 +341,8 @@ export function showTable(ctx, tableId, invite) {
     ));
     if (leaving) flyAway(leaving.cards, ctx.main.querySelector(`.board .seat[data-seat="${leaving.winner}"]`));
     animateArrivals(trick);
+    bubbles.draw(ctx.main);
+    addReportButtons(ctx.main, s.info?.seats, mySeat(), (seat) => openReport(tableId, seat, invite, ctx.toast));
     renderResult();
     updateCountdown();
     renderConn();
@@ -389,6 +401,7 @@ export function showTable(ctx, tableId, invite) {
     return h("div", { class: "top-bar" },
       h("button", { class: "link back", onclick: () => ctx.navigate("/") }, "‹ ", t("back_to_lobby")),
       h("span", { class: "top-game" }, gameName()),
+      s.info?.number ? h("span", { class: "top-number muted", id: "top-number" }, t("room_n", { n: s.info.number })) : null,
       phase ? h("span", { class: "phase", id: "phase" }, say(phase)) : null,
       h("span", { class: "spacer" }),
       h("span", { class: "conn", id: "conn", role: "status", "aria-live": "polite" }),
@@ -403,11 +416,20 @@ export function showTable(ctx, tableId, invite) {
       s.info?.status === "finished"
         ? h("button", { class: "small", id: "top-replay", onclick: () => ctx.navigate(replayPath()) }, t("replay"))
         : null,
+      s.info && s.info.status !== "waiting"
+        ? h("button", { class: "small", id: "series-open", onclick: () => openSeries(tableId, invite, ctx.toast) }, t("series"))
+        : null,
       s.view && s.info?.status === "playing" && mySeat() != null
-        ? h("button", {
-          class: "small", id: "leave-game", title: t("leave_game_hint"),
-          onclick: () => { if (window.confirm(t("leave_game_confirm"))) lobbyCall(() => api.leave(tableId)); },
-        }, t("leave"))
+        ? s.leaving // asked on the page itself: in-app browsers may block confirm()
+          ? h("span", { class: "leave-confirm", id: "leave-confirm", role: "group" },
+            h("span", {}, t("leave_game_confirm")),
+            h("button", { class: "small danger", id: "leave-yes", onclick: () => { s.leaving = false; lobbyCall(() => api.leave(tableId)); } },
+              t("leave")),
+            h("button", { class: "small", id: "leave-no", onclick: () => { s.leaving = false; render(); } }, t("cancel")))
+          : h("button", {
+            class: "small", id: "leave-game", title: t("leave_game_hint"),
+            onclick: () => { s.leaving = true; render(); },
+          }, t("leave"))
         : null,
     );
   }
@@ -430,8 +452,12 @@ export function showTable(ctx, tableId, invite) {
     const full = seats.length > 0 && seats.every((x) => x.player || x.bot);
     const inviteUrl = s.info?.invite ? `${location.origin}/t/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(s.info.invite)}` : null;
     const status = s.info?.status || "waiting";
+    const quick = status === "waiting" && s.info?.quick_deadline;
     return h("div", { class: "card-panel waiting-room" },
-      h("h2", {}, t("waiting_room"), h("span", { class: "muted" }, ` #${tableId}`)),
+      h("h2", {}, t("waiting_room"), s.info?.number ? null : h("span", { class: "muted" }, ` #${tableId}`)),
+      s.info ? roomNumberBox(s.info, gameName(), shareUi) : null,
+      quick ? h("p", { class: "quick-wait muted", id: "quick-wait" }, t("quick_wait_pre"),
+        h("span", { id: "quick-countdown", dataset: { deadline: String(s.info.quick_deadline) } }), t("quick_wait_post")) : null,
       h("ul", { class: "seat-list" }, seats.map((x) => h("li", { class: "seat-row", dataset: { seat: x.seat } },
         h("span", { class: "seat-no" }, t("seat_n", { n: x.seat + 1 })),
         h("span", { class: ["seat-who", x.player ? "person" : x.bot ? "bot" : "empty"] },
@@ -456,6 +482,7 @@ export function showTable(ctx, tableId, invite) {
         h("button", { id: "fill-bots", disabled: full, onclick: () => lobbyCall(() => api.fillBots(tableId)) }, t("fill_bots")),
         h("button", { id: "start", class: "primary", disabled: !full, title: full ? null : t("need_full"),
           onclick: () => lobbyCall(() => api.start(tableId)) }, t("start"))) : h("p", { class: "muted" }, t(`status_${status}`)),
+      mine != null ? phraseBar(talk, send, render) : null,
     );
   }
 
@@ -473,7 +500,9 @@ export function showTable(ctx, tableId, invite) {
       onAutoplay: s.info?.status === "playing" ? (on) => send({ type: "autoplay", on }) : null,
     });
     return [
+      s.info?.status === "closed" ? h("p", { class: "closed-banner", id: "closed-banner", role: "status" }, t("table_closed")) : null,
       board,
+      mine != null && s.info?.status !== "closed" ? phraseBar(talk, send, render) : null,
       renderControls(table, style, controls, mine),
       renderScoreboard(),
       renderLog(style),
@@ -807,6 +836,8 @@ export function showTable(ctx, tableId, invite) {
     const now0 = Date.now() / 1000 + s.clockOffset;
     const pc = document.getElementById("pause-clock");
     if (pc) pc.textContent = t("next_hand_in", { s: Math.max(0, Math.ceil(Number(pc.parentElement.dataset.until) - now0)) });
+    const quick = document.getElementById("quick-countdown");
+    if (quick) quick.textContent = String(Math.max(0, Math.ceil(Number(quick.dataset.deadline) - now0)));
     for (const c of ctx.main.querySelectorAll(".seat-clock")) {
       c.textContent = `${Math.max(0, Math.ceil(Number(c.dataset.deadline) - now0))}″`;
     }
@@ -869,12 +900,15 @@ export function showTable(ctx, tableId, invite) {
       clearTimeout(retryTimer);
       clearTimeout(pongTimer);
       tricks.reset();
+      bubbles.reset();
       offPrefs();
       useSeats(null);
       document.removeEventListener("keydown", onKey);
       document.getElementById("result-panel")?.remove();
       document.getElementById("rules-panel")?.remove();
       document.getElementById("history-panel")?.remove();
+      document.getElementById("report-panel")?.remove();
+      document.getElementById("series-panel")?.remove();
       document.title = t("app");
       if (ws) ws.close(1000);
     },

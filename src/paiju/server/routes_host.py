@@ -1,0 +1,160 @@
+"""HTTP for the room's hosts: ban, unban, kick, close a table, rename a nickname, read and close reports, the log.
+
+Every call needs a host's session (403 ``not_host`` otherwise) and every act is logged with who and when
+(moderation.py).  docs/protocol.md ("Reports and hosts") describes every call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .conn import dumps
+from .errors import ErrorCode, RoomError
+from .handlers import api, body_of, require_player, room_of, sessions_of
+from .moderation import Host, Moderation, banned, read_log
+from .routes_friends import moderation_of
+from .routes_history import _limit
+
+
+async def _host(request: Request) -> tuple[Host, Moderation]:
+    player = await require_player(request)
+    mod = moderation_of(request)
+    return await mod.require_host(player.id), mod
+
+
+def _text(data: dict[str, Any], name: str) -> str | None:
+    v = data.get(name)
+    if v is None:
+        return None
+    if not isinstance(v, str) or len(v) > 200:
+        raise RoomError(ErrorCode.BAD_OPTION, f"{name} must be text of at most 200 characters", 422,
+                        zh=f"{name} 应为不超过 200 字的文字")
+    return v.strip() or None
+
+
+@api
+async def whoami(request: Request) -> Response:
+    host, _mod = await _host(request)
+    return JSONResponse({"host": {"id": host.id, "name": host.name}})
+
+
+def _drop_sockets(request: Request, player_id: str) -> None:
+    """A banned player's open sockets are told and closed (in play, the grace period then hands the seat to a
+    bot); reconnecting without a session, they could only watch."""
+    text = dumps({"type": "error", **banned().to_dict()})
+    for table in list(room_of(request).tables.values()):
+        for conn in list(table.watchers.conns):
+            if conn.player is not None and conn.player.id == player_id:
+                conn.send(text)
+                conn.close()
+
+
+def _ban(on: bool) -> Any:
+    async def handler(request: Request) -> Response:
+        host, mod = await _host(request)
+        data = await body_of(request)
+        pid = request.path_params["player_id"]
+        if on and pid == host.id:
+            raise RoomError(ErrorCode.BAD_OPTION, "a host cannot ban themselves", 422, zh="管理员不能封禁自己")
+        await mod.set_ban(host, pid, on, _text(data, "reason"))
+        if on:  # every session ends now, here and (within seconds) in every other process
+            await sessions_of(request).revoke_all(pid)
+            _drop_sockets(request, pid)
+        return JSONResponse({"player": pid, "banned": on})
+
+    handler.__name__ = "ban" if on else "unban"
+    return api(handler)
+
+
+@api
+async def rename(request: Request) -> Response:
+    host, mod = await _host(request)
+    data = await body_of(request)
+    pid = request.path_params["player_id"]
+    nickname = await mod.rename(host, pid, data.get("nickname"))
+    room = room_of(request)
+    room._players.pop(pid, None)  # the Room caches players by id; the next read has the new name
+    for table in list(room.tables.values()):
+        await table.rename(pid, nickname)
+    return JSONResponse({"player": pid, "nickname": nickname})
+
+
+@api
+async def kick(request: Request) -> Response:
+    host, mod = await _host(request)
+    data = await body_of(request)
+    table = room_of(request).get(request.path_params["table_id"])
+    seat = data.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise RoomError(ErrorCode.BAD_SEAT, "say which seat: {\"seat\": 0}", 422, zh="请说明是哪个座位：{\"seat\": 0}")
+    pid = await table.kick(seat)
+    if pid is None:
+        raise RoomError(ErrorCode.BAD_SEAT, f"nobody sits in seat {seat} to be kicked", 422,
+                        zh=f"{seat} 号位没有人可踢")
+    await mod.log_table_act(host, "kick", table.id, player_id=pid,
+                            detail={"seat": seat, "status": table.status, "reason": _text(data, "reason")})
+    return JSONResponse(table.info())
+
+
+@api
+async def close_table(request: Request) -> Response:
+    host, mod = await _host(request)
+    data = await body_of(request)
+    table = room_of(request).get(request.path_params["table_id"])
+    reason = _text(data, "reason")
+    if not await table.close_by_host({"by": host.name, "reason": reason}):
+        raise RoomError(ErrorCode.GAME_OVER,
+                        "the table is over already", 409, zh="这张牌桌已经结束了")
+    await mod.log_table_act(host, "close", table.id, detail={"reason": reason})
+    return JSONResponse(table.info())
+
+
+@api
+async def list_reports(request: Request) -> Response:
+    _, mod = await _host(request)
+    status = request.query_params.get("status", "open")
+    if status not in ("open", "closed", "all"):
+        raise RoomError(ErrorCode.BAD_OPTION, "status is open, closed or all", 422,
+                        zh="status 应为 open、closed 或 all")
+    return JSONResponse(await mod.reports(None if status == "all" else status, _limit(request, 100)))
+
+
+@api
+async def close_report(request: Request) -> Response:
+    host, mod = await _host(request)
+    data = await body_of(request)
+    try:
+        rid = int(request.path_params["report_id"])
+    except ValueError:
+        raise RoomError(ErrorCode.NO_REPORT, "a report id is a number", 404, zh="举报编号应为数字") from None
+    await mod.close_report(host, rid, _text(data, "note"))
+    return JSONResponse({"id": rid, "status": "closed"})
+
+
+@api
+async def get_log(request: Request) -> Response:
+    await _host(request)
+    raw = request.query_params.get("before")
+    try:
+        before = int(raw) if raw else None
+    except ValueError:
+        raise RoomError(ErrorCode.BAD_CURSOR, "before is a log entry id", 422, zh="before 应为日志编号") from None
+    limit = _limit(request, 50)
+    return JSONResponse(await room_of(request).db.run(lambda c: read_log(c, before=before, limit=limit)))
+
+
+ROUTES = [
+    Route("/api/host", whoami),
+    Route("/api/host/players/{player_id}/ban", _ban(True), methods=["POST"]),
+    Route("/api/host/players/{player_id}/unban", _ban(False), methods=["POST"]),
+    Route("/api/host/players/{player_id}/rename", rename, methods=["POST"]),
+    Route("/api/host/tables/{table_id}/kick", kick, methods=["POST"]),
+    Route("/api/host/tables/{table_id}/close", close_table, methods=["POST"]),
+    Route("/api/host/reports", list_reports),
+    Route("/api/host/reports/{report_id}/close", close_report, methods=["POST"]),
+    Route("/api/host/log", get_log),
+]

@@ -1,0 +1,105 @@
+"""Quick phrases (快捷语) and, where a host turns it on, free-text chat at a table.
+
+The phrases are a fixed list with both languages, so nothing anyone says through them needs moderating; free
+text is off unless ``Settings.chat_max_length`` is set (``paiju serve --chat-length``), and every seat has the
+report button.  Each connection may speak ``phrase_burst`` times at once, then once every
+``phrase_every_seconds`` (a token bucket): a bubble every few seconds is talk, more is noise.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from .conn import Conn, dumps
+from .errors import ErrorCode, RoomError
+from .settings import Settings
+from .tables import CardTable
+
+PHRASES: list[tuple[str, str, str]] = [
+    ("hurry", "快点吧，等得花儿都谢了", "Hurry up, please"),
+    ("nice", "好牌！", "Nice hand!"),
+    ("again", "再来一局", "One more game"),
+    ("thanks", "谢谢", "Thanks"),
+    ("oops", "哎呀，失误了", "Oops, my mistake"),
+    ("hello", "大家好", "Hello, everyone"),
+    ("wait", "稍等一下", "One moment"),
+    ("bye", "下次再玩", "See you next time"),
+]
+"""(id, zh, en): what the phrase buttons say; the wire carries the id and both texts."""
+PHRASE_TEXT = {pid: {"zh": zh, "en": en} for pid, zh, en in PHRASES}
+
+
+class Bucket:
+    """A token bucket: ``burst`` at once, refilled one every ``every`` seconds."""
+
+    def __init__(self, burst: int, every: float, now: float) -> None:
+        self.burst = burst
+        self.every = every
+        self.tokens = float(burst)
+        self.at = now
+
+    def take(self, now: float) -> float | None:
+        """Spend a token: None when there was one, else the seconds until the next."""
+        if self.every > 0:
+            self.tokens = min(self.burst, self.tokens + (now - self.at) / self.every)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return None
+        return (1 - self.tokens) * self.every
+
+
+class Talk:
+    """What people say at tables: checks, the per-connection limit, and the message everyone gets."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._buckets: weakref.WeakKeyDictionary[Conn, Bucket] = weakref.WeakKeyDictionary()
+
+    def catalogue(self) -> dict[str, Any]:
+        """``GET /api/phrases``: the phrases, and whether free text is on (its longest message)."""
+        return {"phrases": [{"id": pid, "zh": zh, "en": en} for pid, zh, en in PHRASES],
+                "chat_max_length": self.settings.chat_max_length}
+
+    def _limit(self, conn: Conn) -> None:
+        now = self.settings.clock()
+        bucket = self._buckets.get(conn)
+        if bucket is None:
+            bucket = self._buckets[conn] = Bucket(self.settings.phrase_burst, self.settings.phrase_every_seconds, now)
+        wait = bucket.take(now)
+        if wait is not None:
+            raise RoomError(ErrorCode.SLOW_DOWN, f"too fast: wait {wait:.1f} s", zh=f"说得太快了：请等 {wait:.1f} 秒")
+
+    def _speaker(self, table: CardTable, conn: Conn) -> tuple[int, dict[str, Any]]:
+        seat = table.seat_of(conn.player)
+        if seat is None or conn.player is None:
+            raise RoomError(ErrorCode.NOT_SEATED, "only the people seated at the table speak at it",
+                            zh="只有入座的人才能发言")
+        return seat, conn.player.to_dict()
+
+    def phrase(self, table: CardTable, conn: Conn, phrase: object) -> None:
+        if not isinstance(phrase, str) or phrase not in PHRASE_TEXT:
+            raise RoomError(ErrorCode.UNKNOWN_PHRASE, f"no quick phrase {str(phrase)[:20]!r}; known: "
+                            f"{', '.join(PHRASE_TEXT)}", zh=f"没有快捷语 {str(phrase)[:20]!r}")
+        seat, who = self._speaker(table, conn)
+        self._limit(conn)
+        table.watchers.to_all(dumps({"type": "phrase", "seat": seat, "player": who, "phrase": phrase,
+                                     **PHRASE_TEXT[phrase], "at": self.settings.clock()}))
+
+    def chat(self, table: CardTable, conn: Conn, text: object) -> None:
+        most = self.settings.chat_max_length
+        if most <= 0:
+            raise RoomError(ErrorCode.CHAT_OFF, "free-text chat is off here: use the quick phrases",
+                            zh="这里不开放打字聊天：请用快捷语")
+        line = " ".join(text.split()) if isinstance(text, str) else ""
+        if not line or not line.isprintable():
+            raise RoomError(ErrorCode.BAD_MESSAGE, '"chat" needs "text": a line of printable text',
+                            zh='"chat" 需要 "text"：一行可显示的文字')
+        if len(line) > most:
+            raise RoomError(ErrorCode.CHAT_TOO_LONG, f"a message has at most {most} characters",
+                            zh=f"每句最多 {most} 个字")
+        seat, who = self._speaker(table, conn)
+        self._limit(conn)
+        table.watchers.to_all(dumps({"type": "chat", "seat": seat, "player": who, "text": line,
+                                     "at": self.settings.clock()}))
