@@ -167,7 +167,7 @@ def test_close_a_table(hosted: LiveServer) -> None:
     sa.until(lambda m: m["type"] == "table" and m["table"]["status"] == "closed")
     sa.act(sa.legal[0] if sa.legal else "play 1")
     assert sa.until(lambda m: m["type"] == "error")["code"] == "table_closed"
-    assert tid not in [t["id"] for t in a.http.get("/api/tables").json()]
+    assert tid not in [t["id"] for t in a.http.get("/api/tables").json()["tables"]]
     r = boss.post(f"/api/host/tables/{tid}/close")
     assert (r.status_code, r.json()["error"]["code"]) == (409, "game_over")
     [entry] = log_of(boss)
