@@ -1,16 +1,26 @@
 """滑水麻将 for RL: 104 action ids that are the engine's own action strings, a 442-float observation.
 
 Seats in the observation are relative: 0 is the observer, 1 the next seat in play order, 2 across, 3 before.
+
+The envs take the observation from :meth:`HuashuiSpec.observe`, which writes the same numbers as
+:meth:`HuashuiSpec.encode` of the seat's view straight from the state fields that view is built from (small
+ints into a byte per entry, one numpy multiply, the ten non-counts packed in place): building the view's
+strings and display block only to read them back was most of a step.  It reads exactly what
+``game.view(seat)`` shows; the leak test resamples everything else on this path, and a test checks it equals
+``encode(game.view(seat))`` at random positions of random matches.
 """
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Callable
 from math import tanh
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from paiju.core.game import Action, Game, Seat, View
+from paiju.games.huashui.state import OVER, PUNG, ROB, TURN, HuashuiState
 from paiju.games.huashui.tiles import NUM_KINDS, TILE_TEXT
 
 from .core import Decision, Obs, OneStep, Part, Spec
@@ -74,6 +84,11 @@ for _r in range(4):
     _SCALE[SEAT_BASE + SEAT_WIDTH * _r:SEAT_BASE + SEAT_WIDTH * (_r + 1)] = 0.25
 _PHASE = {p: PHASE + i for i, p in enumerate(PHASES)}
 _REL = [tuple((me + r) & 3 for r in range(4)) for me in range(4)]
+_MELDS_AT = tuple(SEAT_BASE + SEAT_WIDTH * r for r in range(4))
+_DISCARDS_AT = tuple(SEAT_BASE + SEAT_WIDTH * r + K for r in range(4))
+_ZERO = bytes(SIZE)
+_PACK_TAIL = struct.Struct(f"<{SIZE - HAND_COUNTS}f").pack_into
+"""The ten entries from HAND_COUNTS on, written into the float32 observation's buffer in one call."""
 
 
 def _at(offset: int) -> dict[str, int]:
@@ -102,6 +117,65 @@ class HuashuiSpec(Spec):
 
     def decision(self, game: Game[Any], seat: Seat, view: View) -> Decision:
         return OneStep({ACTION_ID[a]: a for a in game.legal_actions(seat)})
+
+    def decide(self, game: Game[Any], seat: Seat, view: Callable[[Seat], View]) -> Decision:
+        """The legal actions are the ids' own strings: no view is needed to map them."""
+        return OneStep({ACTION_ID[a]: a for a in game.legal_actions(seat)})
+
+    def observe(self, game: Game[Any], seat: Seat, decision: Decision | None, view: Callable[[Seat], View]) -> Obs:
+        """:meth:`encode` of ``view(seat)``, written from the fields that view shows (see the module's docstring).
+
+        Each line says which entry of the view it stands for (``view.build`` in ``paiju.games.huashui``).
+        """
+        g, me = cast(HuashuiState, game), seat
+        b = bytearray(_ZERO)
+        counts = g.counts
+        b[HAND:HAND + K] = bytes(counts[me])  # "hand": the viewer's own concealed tiles
+        phase = g.phase
+        discards, melds = g.discards, g.melds  # public
+        for r in range(4):
+            s = (me + r) & 3
+            at = _DISCARDS_AT[r]
+            for t in discards[s]:
+                b[at + t] += 1
+            at = _MELDS_AT[r]
+            for kind, t, _src in melds[s]:  # "cards" of a meld: 3 for a pung, 4 for any kong (one face up)
+                b[at + t] += 3 if kind == PUNG else 4
+        if phase == TURN:
+            cur = g.current  # "current"
+            b[CURRENT + ((cur - me) & 3)] = 1
+            if me == cur and g.drew and g.last_drawn is not None:  # "drawn": only the drawer's
+                b[DRAWN + g.last_drawn] = 1
+        elif phase != OVER:
+            rel = (g.claim_from - me) & 3  # "current" in a window is the seat the tile came from
+            b[CURRENT + rel] = 1
+            if g.claim.may_answer(me):  # "claim": only a seat that may still answer sees its window
+                b[CLAIM] = 1
+                if phase == ROB:
+                    b[CLAIM + 1] = 1
+                b[CLAIM_FROM + rel] = 1
+        last = g.last_discard  # "last_discard"
+        if last is not None:
+            b[LAST + last[1]] = 1
+            b[LAST_SEAT + ((last[0] - me) & 3)] = 1
+        if g.lock_all[me]:  # "locked": the viewer's own
+            b[LOCK_ALL] = 1
+        else:
+            for t in g.locks[me]:
+                b[LOCK + t] = 1
+        b[DEALER + ((g.dealer - me) & 3)] = 1
+        b[_PHASE[phase]] = 1
+        if g.gen_active:  # "gen_zhuang"
+            b[GEN] = 1
+        out: Obs = np.multiply(np.frombuffer(b, np.uint8), _SCALE, dtype=np.float32)
+        totals, scale = g._totals, self.score_scale  # "totals" (the view's are these as floats)
+        s0, s1, s2, s3 = _REL[me]
+        _PACK_TAIL(out.data, HAND_COUNTS * 4,  # "hand_counts", "wall", "hand_no" / "hands", "totals"
+                   sum(counts[s0]) / 14.0, sum(counts[s1]) / 14.0, sum(counts[s2]) / 14.0, sum(counts[s3]) / 14.0,
+                   (g.back - g.front) / 136.0, (g.hand_no if phase == OVER else g.hand_no + 1) / g.config.hands,
+                   tanh(totals[s0] / scale), tanh(totals[s1] / scale), tanh(totals[s2] / scale),
+                   tanh(totals[s3] / scale))
+        return out
 
     def encode(self, view: View, decision: Decision | None) -> Obs:
         me: int = view["viewer"]
