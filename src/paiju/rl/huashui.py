@@ -3,11 +3,11 @@
 Seats in the observation are relative: 0 is the observer, 1 the next seat in play order, 2 across, 3 before.
 
 The envs take the observation from :meth:`HuashuiSpec.observe`, which writes the same numbers as
-:meth:`HuashuiSpec.encode` of the seat's view straight from the state fields that view is built from (small
-ints into a byte per entry, one numpy multiply, the ten non-counts packed in place): building the view's
-strings and display block only to read them back was most of a step.  It reads exactly what
-``game.view(seat)`` shows; the leak test resamples everything else on this path, and a test checks it equals
-``encode(game.view(seat))`` at random positions of random matches.
+:meth:`HuashuiSpec.encode` of the seat's view straight from the state fields that view is built from: small
+ints into a byte per entry, made float32 by two byte-table look-ups, the ten non-counts packed in place.
+Building the view's strings and display block only to read them back was most of a step.  It reads exactly
+what ``game.view(seat)`` shows; the leak test resamples everything else on this path, and a test checks it
+equals ``encode(game.view(seat))`` at every position of whole matches.
 """
 
 from __future__ import annotations
@@ -86,9 +86,19 @@ _PHASE = {p: PHASE + i for i, p in enumerate(PHASES)}
 _REL = [tuple((me + r) & 3 for r in range(4)) for me in range(4)]
 _MELDS_AT = tuple(SEAT_BASE + SEAT_WIDTH * r for r in range(4))
 _DISCARDS_AT = tuple(SEAT_BASE + SEAT_WIDTH * r + K for r in range(4))
-_ZERO = bytes(SIZE)
+_ZERO, _ZERO_F32 = bytes(SIZE), bytes(4 * SIZE)
+ONE = 4
+"""A one-hot entry in the byte per entry: every byte ``n`` becomes the float ``n / 4`` (counts are / 4)."""
+_QUARTER = [struct.pack("<f", n / 4) if n <= 16 else bytes(4) for n in range(256)]
+_BYTE2 = bytes(f[2] for f in _QUARTER)
+_BYTE3 = bytes(f[3] for f in _QUARTER)
+"""``n / 4`` for n ≤ 16 has two zero low bytes as a little-endian float32: a float32 observation is the zero
+buffer with bytes 2 and 3 of every entry set from these tables (two ``translate`` calls, no numpy op)."""
+if any(f[:2] != bytes(2) for f in _QUARTER):  # pragma: no cover - a property of IEEE-754 single floats
+    raise AssertionError("n / 4 needs more than two bytes of float32")
+_F32 = np.dtype("<f4")
 _PACK_TAIL = struct.Struct(f"<{SIZE - HAND_COUNTS}f").pack_into
-"""The ten entries from HAND_COUNTS on, written into the float32 observation's buffer in one call."""
+"""The ten entries from HAND_COUNTS on, written as floats in one call."""
 
 
 def _at(offset: int) -> dict[str, int]:
@@ -143,38 +153,41 @@ class HuashuiSpec(Spec):
                 b[at + t] += 3 if kind == PUNG else 4
         if phase == TURN:
             cur = g.current  # "current"
-            b[CURRENT + ((cur - me) & 3)] = 1
+            b[CURRENT + ((cur - me) & 3)] = ONE
             if me == cur and g.drew and g.last_drawn is not None:  # "drawn": only the drawer's
-                b[DRAWN + g.last_drawn] = 1
+                b[DRAWN + g.last_drawn] = ONE
         elif phase != OVER:
             rel = (g.claim_from - me) & 3  # "current" in a window is the seat the tile came from
-            b[CURRENT + rel] = 1
+            b[CURRENT + rel] = ONE
             if g.claim.may_answer(me):  # "claim": only a seat that may still answer sees its window
-                b[CLAIM] = 1
+                b[CLAIM] = ONE
                 if phase == ROB:
-                    b[CLAIM + 1] = 1
-                b[CLAIM_FROM + rel] = 1
+                    b[CLAIM + 1] = ONE
+                b[CLAIM_FROM + rel] = ONE
         last = g.last_discard  # "last_discard"
         if last is not None:
-            b[LAST + last[1]] = 1
-            b[LAST_SEAT + ((last[0] - me) & 3)] = 1
+            b[LAST + last[1]] = ONE
+            b[LAST_SEAT + ((last[0] - me) & 3)] = ONE
         if g.lock_all[me]:  # "locked": the viewer's own
-            b[LOCK_ALL] = 1
+            b[LOCK_ALL] = ONE
         else:
             for t in g.locks[me]:
-                b[LOCK + t] = 1
-        b[DEALER + ((g.dealer - me) & 3)] = 1
-        b[_PHASE[phase]] = 1
+                b[LOCK + t] = ONE
+        b[DEALER + ((g.dealer - me) & 3)] = ONE
+        b[_PHASE[phase]] = ONE
         if g.gen_active:  # "gen_zhuang"
-            b[GEN] = 1
-        out: Obs = np.multiply(np.frombuffer(b, np.uint8), _SCALE, dtype=np.float32)
+            b[GEN] = ONE
+        f = bytearray(_ZERO_F32)
+        f[2::4] = b.translate(_BYTE2)
+        f[3::4] = b.translate(_BYTE3)
         totals, scale = g._totals, self.score_scale  # "totals" (the view's are these as floats)
         s0, s1, s2, s3 = _REL[me]
-        _PACK_TAIL(out.data, HAND_COUNTS * 4,  # "hand_counts", "wall", "hand_no" / "hands", "totals"
+        _PACK_TAIL(f, HAND_COUNTS * 4,  # "hand_counts", "wall", "hand_no" / "hands", "totals"
                    sum(counts[s0]) / 14.0, sum(counts[s1]) / 14.0, sum(counts[s2]) / 14.0, sum(counts[s3]) / 14.0,
                    (g.back - g.front) / 136.0, (g.hand_no if phase == OVER else g.hand_no + 1) / g.config.hands,
                    tanh(totals[s0] / scale), tanh(totals[s1] / scale), tanh(totals[s2] / scale),
                    tanh(totals[s3] / scale))
+        out: Obs = np.frombuffer(f, _F32)
         return out
 
     def encode(self, view: View, decision: Decision | None) -> Obs:
