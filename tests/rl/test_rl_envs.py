@@ -199,6 +199,7 @@ OBSERVE_CASES: list[tuple[str, dict[str, Any], int, set[str]]] = [
                                   "robbing", "claim from", "pass lock", "dealer", "phase", "current",
                                   "follow the dealer", "hand counts", "wall", "hand number", "totals"}),
     ("huashui", {"hands": 2, "pass_lock": "any_tile", "multi_win": "first"}, 3, {"pass lock all", "totals"}),
+    ("huashui", {"ask_everyone": True}, 2, {"claim", "claim from"}),  # windows that ask seats with nothing to claim
     ("shuiyu", {"rounds": 1}, 6, set()),
     ("weimaque", {"hands": 2}, 3, set()),
 ]

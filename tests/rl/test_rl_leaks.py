@@ -27,6 +27,7 @@ CASES = [
     ("shuiyu", {"seats": 6, "rounds": 1}, 20),
     ("huashui", {"hands": 2}, 8),
     ("huashui", {"hands": 2, "pass_lock": "any_tile"}, 4),
+    ("huashui", {"ask_everyone": True}, 4),
     ("shengji", {}, 2),
     ("weimaque", {"hands": 2}, 8),
 ]
