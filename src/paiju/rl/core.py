@@ -202,6 +202,10 @@ class Table:
         self.config = config
         self.spec = spec
         self.game: Game[Any] = self.cls.new(config, 0)
+        kind = type(spec)
+        self._own_path = kind.decide is not Spec.decide or kind.observe is not Spec.observe
+        """The spec overrides ``decide``/``observe`` (滑水 reads the state); the others go straight to
+        ``decision`` and ``encode`` of the view, which is what those defaults do, a call fewer."""
         self._views: dict[Seat, View] = {}
         self._decisions: dict[Seat, Decision] = {}
         self._building: Seat | None = None
@@ -233,14 +237,17 @@ class Table:
         if d is None:
             if self.game.finished or seat not in self.game.to_move():
                 return None
-            d = self._decisions[seat] = self.spec.decide(self.game, seat, self.view)
+            spec = self.spec
+            d = self._decisions[seat] = (spec.decide(self.game, seat, self.view) if self._own_path
+                                         else spec.decision(self.game, seat, self.view(seat)))
         return d
 
     def observe(self, seat: Seat) -> dict[str, Any]:
         d = self.decision(seat)
         spec = self.spec
         mask = d.mask(spec.num_actions) if d is not None else np.zeros(spec.num_actions, dtype=np.int8)
-        return {"observation": spec.observe(self.game, seat, d, self.view), "action_mask": mask}
+        obs = spec.observe(self.game, seat, d, self.view) if self._own_path else spec.encode(self.view(seat), d)
+        return {"observation": obs, "action_mask": mask}
 
     def push(self, seat: Seat, aid: int) -> bool:
         """Take an allowed id for ``seat``; True when it completed an engine action (then applied)."""
