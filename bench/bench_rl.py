@@ -25,7 +25,6 @@ process, so a busy shared machine slows both alike.  ``--against REV`` adds that
 from __future__ import annotations
 
 import argparse
-import functools
 import random
 import sys
 import tempfile
@@ -38,7 +37,6 @@ import numpy as np
 from revision import Worker, export_src
 
 from paiju.rl import aec_env
-from paiju.rl.core import Spec
 
 GOAL = 5.0
 """滑水's env against RLCard's mahjong env."""
@@ -47,11 +45,9 @@ GOAL = 5.0
 class PaijuSide:
     def __init__(self, game: str, via_view: bool = False) -> None:
         self.name = f"paiju {game}" + (" (view)" if via_view else "")
-        self.env = aec_env(game)
-        if via_view:  # the generic path: build the seat's view dict, map and encode it
-            codec = self.env.codec
-            codec.decide = functools.partial(Spec.decide, codec)  # type: ignore[method-assign]
-            codec.observe = functools.partial(Spec.observe, codec)  # type: ignore[method-assign]
+        # the default path builds the seat's view dict, maps and encodes it; the direct one (滑水) reads the
+        # fields the view shows
+        self.env = aec_env(game, direct_observation=not via_view)
         self.rng = random.Random(1)
         self.seed = 0
         self.env.reset(seed=self.seed)

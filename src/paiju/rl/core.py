@@ -196,16 +196,17 @@ class Table:
     engine action, so a several-id choice survives between steps.
     """
 
-    def __init__(self, game_name: str, config: Any, spec: Spec) -> None:
+    def __init__(self, game_name: str, config: Any, spec: Spec, *, direct: bool = False) -> None:
         self.game_name = game_name
         self.cls = get_game(game_name)
         self.config = config
         self.spec = spec
         self.game: Game[Any] = self.cls.new(config, 0)
         kind = type(spec)
-        self._own_path = kind.decide is not Spec.decide or kind.observe is not Spec.observe
-        """The spec overrides ``decide``/``observe`` (滑水 reads the state); the others go straight to
-        ``decision`` and ``encode`` of the view, which is what those defaults do, a call fewer."""
+        self._own_path = direct and (kind.decide is not Spec.decide or kind.observe is not Spec.observe)
+        """Asked for (``direct_observation=True``) and the spec reads the state's fields itself (滑水's): then
+        ``decide``/``observe``; otherwise every observation goes through the seat's view, the only door for
+        hidden information, straight to ``decision`` and ``encode``."""
         self._views: dict[Seat, View] = {}
         self._decisions: dict[Seat, Decision] = {}
         self._building: Seat | None = None
