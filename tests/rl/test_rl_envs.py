@@ -18,7 +18,8 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from paiju.core import get_game
-from paiju.rl import PaijuAEC, aec_env, gym_env
+from paiju.rl import PaijuAEC, aec_env, gym_env, make_spec
+from paiju.rl.core import make_config
 
 GAMES = ["shuiyu", "huashui", "shengji", "weimaque"]
 
@@ -189,3 +190,88 @@ def test_render_is_the_terminal_table(game: str) -> None:
     names = get_game(game).display
     assert names["en"] in text or names["zh"][:2] in text  # the game's own title heads the table
     assert "[bold]" not in text  # markup became text, not shown raw
+
+
+
+OBSERVE_CASES: list[tuple[str, dict[str, Any], int, set[str]]] = [
+    # game, options, matches, parts of the observation the compared positions must reach (滑水's: all of them)
+    ("huashui", {"hands": 3}, 4, {"hand", "drawn", "melds", "discards", "last discard", "last discarder", "claim",
+                                  "robbing", "claim from", "pass lock", "dealer", "phase", "current",
+                                  "follow the dealer", "hand counts", "wall", "hand number", "totals"}),
+    ("huashui", {"hands": 2, "pass_lock": "any_tile", "multi_win": "first"}, 3, {"pass lock all", "totals"}),
+    ("huashui", {"ask_everyone": True}, 2, {"claim", "claim from"}),  # windows that ask seats with nothing to claim
+    ("shuiyu", {"rounds": 1}, 6, set()),
+    ("weimaque", {"hands": 2}, 3, set()),
+]
+
+
+def _huashui_policy(rng: random.Random) -> Any:
+    """The greedy bot, declining a win on a discard or a kong half the time (that sets the pass locks)."""
+    from paiju.games.huashui.bots import ShantenGreedyBot
+
+    bot = ShantenGreedyBot(rng.randrange(1000))
+
+    def act(game: Any, seat: int, legal: list[str]) -> str:
+        if game.phase != "turn" and "hu" in legal and rng.random() < 0.5:
+            return "pass"
+        return bot.act(game.view(seat), legal)
+    return act
+
+
+@pytest.mark.parametrize(("game", "options", "matches", "reached"), OBSERVE_CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(OBSERVE_CASES)])
+def test_the_envs_observation_is_the_encoding_of_the_view(game: str, options: dict[str, Any], matches: int,
+                                                          reached: set[str]) -> None:
+    """``Spec.observe`` and ``Spec.decide`` (what the envs call; 滑水's read the state's fields straight) give
+    exactly ``encode(view)`` and ``decision(view)`` for every seat, at every position of whole matches."""
+    cls = get_game(game)
+    config = make_config(game, options)
+    spec = make_spec(game, config)
+    rng = random.Random(5)
+    policy = _huashui_policy(rng) if game == "huashui" else None
+    seen: set[str] = set()
+    for seed in range(matches):
+        g = cls.new(config, seed)
+        while True:
+            movers = () if g.finished else g.to_move()
+            for seat in range(g.num_seats):
+                view = g.view(seat)
+                decision = spec.decide(g, seat, g.view) if seat in movers else None
+                if decision is not None:
+                    assert decision.allowed() == spec.decision(g, seat, view).allowed()
+                direct = spec.observe(g, seat, decision, g.view)
+                assert direct.dtype == np.float32 and direct.shape == (spec.obs_size,)
+                assert direct.tobytes() == spec.encode(view, decision).tobytes(), \
+                    f"{game} seed {seed}, seat {seat}, after {len(g.history)} actions"
+                seen.update(part.name for part in spec.layout if direct[part.offset:part.offset + part.size].any())
+                if view.get("claim") and view["claim"].get("robbing"):
+                    seen.add("robbing")
+            if g.finished:
+                break
+            seat = movers[rng.randrange(len(movers))]
+            legal = g.legal_actions(seat)
+            g.apply(seat, policy(g, seat, legal) if policy else legal[rng.randrange(len(legal))])
+    assert reached <= seen, f"never reached: {sorted(reached - seen)}"
+
+
+def test_the_direct_observation_is_opt_in_and_gives_the_same_numbers() -> None:
+    """By default every observation goes through the seat's view; ``direct_observation=True`` (滑水 reads the
+    fields its view shows) plays the same match with byte-identical observations and masks."""
+    via_view, direct = aec_env("huashui"), aec_env("huashui", direct_observation=True)
+    assert not via_view.table._own_path and direct.table._own_path
+    rng = random.Random(11)
+    via_view.reset(seed=4)
+    direct.reset(seed=4)
+    for _ in range(300):
+        if not via_view.agents:
+            break
+        a, b = via_view.last(), direct.last()
+        assert a[0]["observation"].tobytes() == b[0]["observation"].tobytes()
+        assert a[0]["action_mask"].tobytes() == b[0]["action_mask"].tobytes()
+        if a[2] or a[3]:
+            via_view.step(None)
+            direct.step(None)
+            continue
+        aid = rng.choice(np.flatnonzero(a[0]["action_mask"]).tolist())
+        via_view.step(aid)
+        direct.step(aid)

@@ -26,20 +26,23 @@ CASES = [
     ("shuiyu", {"rounds": 2}, 40),
     ("shuiyu", {"seats": 6, "rounds": 1}, 20),
     ("huashui", {"hands": 2}, 8),
+    ("huashui", {"hands": 2, "pass_lock": "any_tile"}, 4),
+    ("huashui", {"ask_everyone": True}, 4),
     ("shengji", {}, 2),
     ("weimaque", {"hands": 2}, 8),
 ]
 
 
 def observation(spec: Spec, game: Game[Any], seat: int, prefix: list[int]) -> tuple[bytes, bytes]:
-    view = game.view(seat)
+    """The observation and mask as the envs take them (``Spec.decide`` and ``Spec.observe``: 滑水's read the
+    state's fields straight, the other games' encode the view), so resampling tests the very path the envs use."""
     decision: Decision | None = None
     if not game.finished and seat in game.to_move():
-        decision = spec.decision(game, seat, view)
+        decision = spec.decide(game, seat, game.view)
         for aid in prefix:
             decision.push(aid)
     mask = decision.mask(spec.num_actions) if decision is not None else np.zeros(spec.num_actions, np.int8)
-    return spec.encode(view, decision).tobytes(), mask.tobytes()
+    return spec.observe(game, seat, decision, game.view).tobytes(), mask.tobytes()
 
 
 @pytest.mark.parametrize(("game", "options", "matches"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])

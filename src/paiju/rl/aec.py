@@ -32,7 +32,8 @@ class PaijuAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it from the class and the instance
         "render_modes": ["ansi", "human"], "name": "paiju_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str, *, render_mode: str | None = None, lang: str = "en", **options: Any) -> None:
+    def __init__(self, game: str, *, render_mode: str | None = None, lang: str = "en",
+                 direct_observation: bool = False, **options: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -40,7 +41,7 @@ class PaijuAEC(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
         self.lang = lang
         self.config = make_config(game, options)
         self.codec = make_spec(game, self.config)
-        self.table = Table(game, self.config, self.codec)
+        self.table = Table(game, self.config, self.codec, direct=direct_observation)
         self.metadata = {**self.metadata, "name": f"paiju_{game}_v0"}
         seats = self.codec.seats
         self.possible_agents = [agent_name(s) for s in range(seats)]
@@ -140,6 +141,7 @@ def aec_env(game: str, **options: Any) -> PaijuAEC:
     """A PettingZoo AEC environment for ``game`` (``shuiyu``, ``huashui``, ``shengji``, ``weimaque``).
 
     ``options`` are the game's rule options (``hands=4``), plus ``render_mode`` (``"ansi"`` or ``"human"``)
-    and ``lang`` (``"en"``/``"zh"``) for :meth:`~PaijuAEC.render`.
+    and ``lang`` (``"en"``/``"zh"``) for :meth:`~PaijuAEC.render`, and ``direct_observation`` (docs/rl.md:
+    滑水's encoder reading the fields its view shows, tested equal to encoding the view; off by default).
     """
     return PaijuAEC(game, **options)

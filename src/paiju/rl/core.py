@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -38,6 +39,12 @@ class Part(NamedTuple):
 def squash(x: float, scale: float) -> float:
     """A score or tally folded into (-1, 1): the observation box stays bounded whatever the match length."""
     return math.tanh(x / scale)
+
+
+@cache
+def _zeros(size: int) -> bytes:
+    """A mask's zero bytes, made once per size (copying them is cheaper than ``bytearray(size)``)."""
+    return bytes(size)
 
 
 class Decision(ABC):
@@ -77,6 +84,12 @@ class OneStep(Decision):
 
     def push(self, aid: int) -> Action | None:
         return self.by_id[aid]
+
+    def mask(self, size: int) -> Mask:
+        m = bytearray(_zeros(size))
+        for aid in self.by_id:
+            m[aid] = 1
+        return np.frombuffer(m, dtype=np.int8)
 
 
 class Spec(ABC):
@@ -126,6 +139,18 @@ class Spec(ABC):
         """The float32 observation of the view's seat, entries in [-1, 1]; ``decision`` adds what this
         seat has already chosen of a several-id choice."""
 
+    # ---- what the envs call: by default through the seat's view, which a game may read straight ----------
+    def decide(self, game: Game[Any], seat: Seat, view: Callable[[Seat], View]) -> Decision:
+        """``seat``'s decision as the envs take it; ``view(seat)`` gives the seat's view (built once, on demand)."""
+        return self.decision(game, seat, view(seat))
+
+    def observe(self, game: Game[Any], seat: Seat, decision: Decision | None, view: Callable[[Seat], View]) -> Obs:
+        """``seat``'s observation as the envs take it: :meth:`encode` of its view, unless the game's spec
+        encodes the same numbers from the state's fields that the view is built from (滑水's does: it reads
+        only what ``view(seat)`` shows, ``tests/rl/test_rl_leaks.py`` resamples the rest on this path, and
+        ``tests/rl/test_rl_envs.py`` checks it equals :meth:`encode` of the view)."""
+        return self.encode(view(seat), decision)
+
     def never_plays(self, seat: Seat) -> str | None:
         """Why ``seat`` can never decide under this config (偎麻雀's fixed 守醒), else None."""
         return None
@@ -171,12 +196,17 @@ class Table:
     engine action, so a several-id choice survives between steps.
     """
 
-    def __init__(self, game_name: str, config: Any, spec: Spec) -> None:
+    def __init__(self, game_name: str, config: Any, spec: Spec, *, direct: bool = False) -> None:
         self.game_name = game_name
         self.cls = get_game(game_name)
         self.config = config
         self.spec = spec
         self.game: Game[Any] = self.cls.new(config, 0)
+        kind = type(spec)
+        self._own_path = direct and (kind.decide is not Spec.decide or kind.observe is not Spec.observe)
+        """Asked for (``direct_observation=True``) and the spec reads the state's fields itself (滑水's): then
+        ``decide``/``observe``; otherwise every observation goes through the seat's view, the only door for
+        hidden information, straight to ``decision`` and ``encode``."""
         self._views: dict[Seat, View] = {}
         self._decisions: dict[Seat, Decision] = {}
         self._building: Seat | None = None
@@ -208,13 +238,17 @@ class Table:
         if d is None:
             if self.game.finished or seat not in self.game.to_move():
                 return None
-            d = self._decisions[seat] = self.spec.decision(self.game, seat, self.view(seat))
+            spec = self.spec
+            d = self._decisions[seat] = (spec.decide(self.game, seat, self.view) if self._own_path
+                                         else spec.decision(self.game, seat, self.view(seat)))
         return d
 
     def observe(self, seat: Seat) -> dict[str, Any]:
         d = self.decision(seat)
-        mask = d.mask(self.spec.num_actions) if d is not None else np.zeros(self.spec.num_actions, dtype=np.int8)
-        return {"observation": self.spec.encode(self.view(seat), d), "action_mask": mask}
+        spec = self.spec
+        mask = d.mask(spec.num_actions) if d is not None else np.zeros(spec.num_actions, dtype=np.int8)
+        obs = spec.observe(self.game, seat, d, self.view) if self._own_path else spec.encode(self.view(seat), d)
+        return {"observation": obs, "action_mask": mask}
 
     def push(self, seat: Seat, aid: int) -> bool:
         """Take an allowed id for ``seat``; True when it completed an engine action (then applied)."""

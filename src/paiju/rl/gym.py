@@ -35,7 +35,7 @@ class PaijuGym(gymnasium.Env[dict[str, Any], np.int64]):
 
     def __init__(self, game: str, seat: Seat = 0, opponents: str | Sequence[str] = "best", *,
                  illegal_penalty: float = 1.0, render_mode: str | None = None, lang: str = "en",
-                 **options: Any) -> None:
+                 direct_observation: bool = False, **options: Any) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.render_mode = render_mode
@@ -43,7 +43,7 @@ class PaijuGym(gymnasium.Env[dict[str, Any], np.int64]):
         self.game_name = game
         self.config = make_config(game, options)
         self.codec = make_spec(game, self.config)
-        self.table = Table(game, self.config, self.codec)
+        self.table = Table(game, self.config, self.codec, direct=direct_observation)
         if not 0 <= seat < self.codec.seats:
             raise ValueError(f"seat must be 0..{self.codec.seats - 1}, not {seat}")
         why = self.codec.never_plays(seat)
@@ -142,5 +142,5 @@ class PaijuGym(gymnasium.Env[dict[str, Any], np.int64]):
 def gym_env(game: str, seat: Seat = 0, opponents: str | Sequence[str] = "best", **options: Any) -> PaijuGym:
     """A Gymnasium environment for ``seat`` of ``game`` against bots (``"best"``, ``"random"`` or any name of
     ``paiju.bots.bot_names(game)``; one name, or one per seat).  ``options`` are the game's rule options plus
-    ``illegal_penalty``, ``render_mode`` and ``lang``."""
+    ``illegal_penalty``, ``render_mode``, ``lang`` and ``direct_observation`` (see :func:`paiju.rl.aec_env`)."""
     return PaijuGym(game, seat, opponents, **options)

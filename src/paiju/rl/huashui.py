@@ -1,16 +1,26 @@
 """滑水麻将 for RL: 104 action ids that are the engine's own action strings, a 442-float observation.
 
 Seats in the observation are relative: 0 is the observer, 1 the next seat in play order, 2 across, 3 before.
+
+The envs take the observation from :meth:`HuashuiSpec.observe`, which writes the same numbers as
+:meth:`HuashuiSpec.encode` of the seat's view straight from the state fields that view is built from: small
+ints into a byte per entry, made float32 by two byte-table look-ups, the ten non-counts packed in place.
+Building the view's strings and display block only to read them back was most of a step.  It reads exactly
+what ``game.view(seat)`` shows; the leak test resamples everything else on this path, and a test checks it
+equals ``encode(game.view(seat))`` at every position of whole matches.
 """
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Callable
 from math import tanh
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from paiju.core.game import Action, Game, Seat, View
+from paiju.games.huashui.state import OVER, PUNG, ROB, TURN, HuashuiState
 from paiju.games.huashui.tiles import NUM_KINDS, TILE_TEXT
 
 from .core import Decision, Obs, OneStep, Part, Spec
@@ -74,6 +84,21 @@ for _r in range(4):
     _SCALE[SEAT_BASE + SEAT_WIDTH * _r:SEAT_BASE + SEAT_WIDTH * (_r + 1)] = 0.25
 _PHASE = {p: PHASE + i for i, p in enumerate(PHASES)}
 _REL = [tuple((me + r) & 3 for r in range(4)) for me in range(4)]
+_MELDS_AT = tuple(SEAT_BASE + SEAT_WIDTH * r for r in range(4))
+_DISCARDS_AT = tuple(SEAT_BASE + SEAT_WIDTH * r + K for r in range(4))
+_ZERO, _ZERO_F32 = bytes(SIZE), bytes(4 * SIZE)
+ONE = 4
+"""A one-hot entry in the byte per entry: every byte ``n`` becomes the float ``n / 4`` (counts are / 4)."""
+_QUARTER = [struct.pack("<f", n / 4) if n <= 16 else bytes(4) for n in range(256)]
+_BYTE2 = bytes(f[2] for f in _QUARTER)
+_BYTE3 = bytes(f[3] for f in _QUARTER)
+"""``n / 4`` for n ≤ 16 has two zero low bytes as a little-endian float32: a float32 observation is the zero
+buffer with bytes 2 and 3 of every entry set from these tables (two ``translate`` calls, no numpy op)."""
+if any(f[:2] != bytes(2) for f in _QUARTER):  # pragma: no cover - a property of IEEE-754 single floats
+    raise AssertionError("n / 4 needs more than two bytes of float32")
+_F32 = np.dtype("<f4")
+_PACK_TAIL = struct.Struct(f"<{SIZE - HAND_COUNTS}f").pack_into
+"""The ten entries from HAND_COUNTS on, written as floats in one call."""
 
 
 def _at(offset: int) -> dict[str, int]:
@@ -102,6 +127,68 @@ class HuashuiSpec(Spec):
 
     def decision(self, game: Game[Any], seat: Seat, view: View) -> Decision:
         return OneStep({ACTION_ID[a]: a for a in game.legal_actions(seat)})
+
+    def decide(self, game: Game[Any], seat: Seat, view: Callable[[Seat], View]) -> Decision:
+        """The legal actions are the ids' own strings: no view is needed to map them."""
+        return OneStep({ACTION_ID[a]: a for a in game.legal_actions(seat)})
+
+    def observe(self, game: Game[Any], seat: Seat, decision: Decision | None, view: Callable[[Seat], View]) -> Obs:
+        """:meth:`encode` of ``view(seat)``, written from the fields that view shows (see the module's docstring).
+
+        Each line says which entry of the view it stands for (``view.build`` in ``paiju.games.huashui``).
+        """
+        g, me = cast(HuashuiState, game), seat
+        b = bytearray(_ZERO)
+        counts = g.counts
+        b[HAND:HAND + K] = bytes(counts[me])  # "hand": the viewer's own concealed tiles
+        phase = g.phase
+        discards, melds = g.discards, g.melds  # public
+        for r in range(4):
+            s = (me + r) & 3
+            at = _DISCARDS_AT[r]
+            for t in discards[s]:
+                b[at + t] += 1
+            at = _MELDS_AT[r]
+            for kind, t, _src in melds[s]:  # "cards" of a meld: 3 for a pung, 4 for any kong (one face up)
+                b[at + t] += 3 if kind == PUNG else 4
+        if phase == TURN:
+            cur = g.current  # "current"
+            b[CURRENT + ((cur - me) & 3)] = ONE
+            if me == cur and g.drew and g.last_drawn is not None:  # "drawn": only the drawer's
+                b[DRAWN + g.last_drawn] = ONE
+        elif phase != OVER:
+            rel = (g.claim_from - me) & 3  # "current" in a window is the seat the tile came from
+            b[CURRENT + rel] = ONE
+            if g.claim.may_answer(me):  # "claim": only a seat that may still answer sees its window
+                b[CLAIM] = ONE
+                if phase == ROB:
+                    b[CLAIM + 1] = ONE
+                b[CLAIM_FROM + rel] = ONE
+        last = g.last_discard  # "last_discard"
+        if last is not None:
+            b[LAST + last[1]] = ONE
+            b[LAST_SEAT + ((last[0] - me) & 3)] = ONE
+        if g.lock_all[me]:  # "locked": the viewer's own
+            b[LOCK_ALL] = ONE
+        else:
+            for t in g.locks[me]:
+                b[LOCK + t] = ONE
+        b[DEALER + ((g.dealer - me) & 3)] = ONE
+        b[_PHASE[phase]] = ONE
+        if g.gen_active:  # "gen_zhuang"
+            b[GEN] = ONE
+        f = bytearray(_ZERO_F32)
+        f[2::4] = b.translate(_BYTE2)
+        f[3::4] = b.translate(_BYTE3)
+        totals, scale = g._totals, self.score_scale  # "totals" (the view's are these as floats)
+        s0, s1, s2, s3 = _REL[me]
+        _PACK_TAIL(f, HAND_COUNTS * 4,  # "hand_counts", "wall", "hand_no" / "hands", "totals"
+                   sum(counts[s0]) / 14.0, sum(counts[s1]) / 14.0, sum(counts[s2]) / 14.0, sum(counts[s3]) / 14.0,
+                   (g.back - g.front) / 136.0, (g.hand_no if phase == OVER else g.hand_no + 1) / g.config.hands,
+                   tanh(totals[s0] / scale), tanh(totals[s1] / scale), tanh(totals[s2] / scale),
+                   tanh(totals[s3] / scale))
+        out: Obs = np.frombuffer(f, _F32)
+        return out
 
     def encode(self, view: View, decision: Decision | None) -> Obs:
         me: int = view["viewer"]

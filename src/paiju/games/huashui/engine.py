@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import compress
 from typing import Any, ClassVar
 
 from paiju.core.claims import ClaimWindow
@@ -205,7 +206,7 @@ class HuashuiGame(HuashuiState):
                 for kind, t, _src in self.melds[seat]:
                     if kind == PUNG and counts[t] and t not in self.held_fourth[seat]:
                         acts.append(KONG_ACT[t])
-            acts.extend([DISCARD_ACT[t] for t, c in enumerate(counts) if c])
+            acts.extend(compress(DISCARD_ACT, counts))  # a discard per kind held, in tile order
             return acts
         if self.phase in (CLAIM, ROB):
             return list(self.claim.may_answer(seat))
