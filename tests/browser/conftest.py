@@ -56,6 +56,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings = Settings(data_dir=data, secret_key="browser-tests", turn_seconds=15.0, claim_seconds=15.0,
                         bot_delay_seconds=0.0, grace_seconds=600.0, pace_seconds=0.05, next_hand_seconds=0,
                         claim_pause=0, quick_match_seconds=2.0, admins=("host_b",),
+                        address_limit_factor=100,  # every test browser is at 127.0.0.1, as players behind one carrier
                         allow_fixed_deals=True)  # scripted deals reach a 升级 bury or a 滑水 claim at once
     port = _free_port()
     config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
