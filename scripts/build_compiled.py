@@ -39,7 +39,9 @@ GAMES = ("shuiyu", "huashui", "shengji", "weimaque")
 MODULES: tuple[str, ...] = (
     "paiju/core/cards.py",
     "paiju/core/claims.py",
+    "paiju/core/display.py",
     "paiju/core/state.py",
+    "paiju/core/terms.py",
     *(f"paiju/games/{g}/{m}.py" for g in GAMES for m in ("rules", "state", "engine", "view")),
     "paiju/games/huashui/tables.py",
     "paiju/games/huashui/tiles.py",
@@ -49,13 +51,16 @@ MODULES: tuple[str, ...] = (
     "paiju/games/weimaque/mingtang.py",
 )
 """What is compiled (paths under ``src/``): each game's rules, tables, state, engine and view, and the core's
-card notation, claim window and declared state.  Everything else is pure, see :data:`PURE`."""
+card notation, claim window, display builders, terms and declared state: every module where a profile of random
+play with a view per decision spends its time, but the game base and the configs (:data:`PURE`; docs/performance.md,
+"The compiled build").  Everything else is pure."""
 
 PURE: dict[str, str] = {
-    "paiju/core/game.py": "the base of every game: tests and users subclass it in plain Python (a compiled class "
-                          "cannot have interpreted subclasses), and each game narrows its `phase: Any`",
+    "paiju/core/game.py": "the base of every game (5-12% of random play's time): tests and users subclass it in "
+                          "plain Python (a compiled class cannot have interpreted subclasses), and each game "
+                          "narrows its `phase: Any`, which a compiled base refuses",
     "paiju/core/errors.py": "exceptions that also subclass ValueError and KeyError, which mypyc cannot compile",
-    "paiju/core/config.py": "the configs' base, subclassed in plain Python too; a config is read once per game",
+    "paiju/core/config.py": "the configs' base, subclassed in plain Python too (0-2% of random play's time)",
 }
 """Core modules left pure on purpose, and why.  Bots, the CLI, the server and the RL wrappers are not the engines
 and stay pure as well."""
