@@ -1,7 +1,7 @@
 """Build paiju's engines with mypyc: the optional compiled build.
 
     scripts/build-compiled                    # builds (or reuses) .cache/compiled/<hash> and prints that directory
-    PYTHONPATH=$(scripts/build-compiled) .venv/bin/paiju sim shengji --hands 200     # use it
+    PYTHONPATH=$(scripts/build-compiled) .venv/bin/paiju sim shengji --games 20     # use it
     PAIJU_COMPILE=1 pip install .             # or a compiled install (setup.py), from a clean tree
 
 The directory holds a whole ``paiju`` package: a copy of ``src/paiju`` in which the modules of :data:`MODULES`

@@ -194,9 +194,10 @@ class State:
 
         The random stream is the game base's business: it is appended by :meth:`Game.clone`.
         """
+        # cls.__new__, not object.__new__, which a class compiled by mypyc refuses; the game base defines no
+        # __new__, so for a pure class it is object.__new__ itself
         env: dict[str, Any] = {}
-        body = ["def clone(self):", "    cls = type(self)", "    g = cls.__new__(cls)"]  # a compiled class refuses
-        # object.__new__; the game base defines no __new__, so for a pure class this is object.__new__ itself
+        body = ["def clone(self):", "    cls = type(self)", "    g = cls.__new__(cls)"]
         for name, f in self.fields.items():
             if not name.isidentifier():
                 raise TypeError(f"bad field name {name!r}")
@@ -242,7 +243,11 @@ def restore_annotations(klass: type) -> None:
                         "is read from it (keep the .py files beside the extension modules)") from None
     body: list[ast.stmt] = tree.body
     for part in klass.__qualname__.split("."):
-        body = next(node.body for node in body if isinstance(node, ast.ClassDef) and node.name == part)
+        found = [node.body for node in body if isinstance(node, ast.ClassDef) and node.name == part]
+        if not found:
+            raise TypeError(f"{klass.__qualname__} is compiled and {source} does not define it: the source beside an "
+                            "extension module must be the one it was compiled from")
+        body = found[-1]
     klass.__annotations__ = {node.target.id: ast.unparse(node.annotation) for node in body
                              if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
 
