@@ -34,6 +34,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 CACHE = ROOT / ".cache" / "compiled"
+KEEP = 3
+"""Finished builds the cache keeps (the newest; a build in progress is never removed)."""
 
 GAMES = ("shuiyu", "huashui", "shengji", "weimaque")
 MODULES: tuple[str, ...] = (
@@ -144,7 +146,7 @@ def build(cache: Path = CACHE, *, log: Any = sys.stderr) -> Path:
     started = time.monotonic()
     modules = list(MODULES)
     left: dict[str, str] = {}
-    while True:
+    for attempt in range(1, len(MODULES) + 1):
         with (work / "build.log").open("w") as out:
             proc = subprocess.run([sys.executable, __file__, "--build-here", *modules], cwd=work, stdout=out,
                                   stderr=subprocess.STDOUT)
@@ -154,23 +156,33 @@ def build(cache: Path = CACHE, *, log: Any = sys.stderr) -> Path:
         bad = blamed(text, modules)
         if not bad:
             raise RuntimeError(f"the mypyc build failed; its log is {work / 'build.log'}:\n{text[-3000:]}")
+        failed = work / f"build-failed-{attempt}.log"
+        shutil.copy(work / "build.log", failed)
         for m in sorted(bad):
-            left[m] = "refused by mypyc or the C compiler (build.log of the first try)"
-            print(f"build-compiled: {m} does not compile, left pure", file=log)
-        shutil.copy(work / "build.log", work / f"build-{len(left)}.log")
+            left[m] = f"refused by mypyc or the C compiler, see {failed.name}"
+            print(f"build-compiled: {m} does not compile, left pure ({failed.name})", file=log)
         modules = [m for m in modules if m not in bad]
         for so in work.rglob("*.so"):
             so.unlink()
-    shutil.rmtree(work / "build", ignore_errors=True)
+    else:
+        raise RuntimeError(f"the mypyc build kept failing; its logs are in {work}")
+    for scratch in ("build", ".mypy_cache"):  # the C sources and objects, mypy's cache: not part of the package
+        shutil.rmtree(work / scratch, ignore_errors=True)
     missing = [m for m in modules if not is_compiled(work, m)]
     if missing:
         raise RuntimeError(f"the mypyc build made no extension module for {missing}; see {work / 'build.log'}")
     seconds = time.monotonic() - started
     lines = [f"compiled {len(modules)} modules in {seconds:.0f} s", *(f"pure: {m}: {why}" for m, why in left.items())]
     (work / "BUILT").write_text("\n".join(lines) + "\n")
+    if (target / "BUILT").exists():  # another build of the same sources finished first: keep that one
+        shutil.rmtree(work, ignore_errors=True)
+        return target
     shutil.rmtree(target, ignore_errors=True)
     work.rename(target)
     print(f"build-compiled: {lines[0]}: {target}", file=log)
+    for old in sorted(cache.iterdir(), key=lambda d: d.stat().st_mtime)[:-KEEP]:  # the cache keeps the last few
+        if old != target and ".tmp" not in old.name and (old / "BUILT").exists():
+            shutil.rmtree(old, ignore_errors=True)
     return target
 
 
