@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_engines.py                       # all four games, 5 s of CPU per side
     .venv/bin/python bench/bench_engines.py --games huashui,shengji --seconds 20 --rounds 10
     .venv/bin/python bench/bench_engines.py --json docs/performance/engines.json   # table + JSON file
-    .venv/bin/python bench/bench_engines.py --build both --compiled-path build/mypyc  # pure and compiled
+    .venv/bin/python bench/bench_engines.py --build both --compiled-path "$(scripts/build-compiled)"  # both builds
     .venv/bin/python bench/bench_engines.py --games shuiyu --against main   # this tree against main's paiju
 
 Every side plays whole hands at random with the same driver loop (``movers → legal → [view] → random choice

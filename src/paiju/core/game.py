@@ -346,7 +346,10 @@ class Game(ABC, Generic[C]):
         """Attributes a copy would not take because the state does not declare them (tests keep this empty)."""
         declared = type(self).declared
         names = set(declared.fields) if declared is not None else set()
-        return set(vars(self)) - names - {"_rng", "_rng_from"}
+        have = set(vars(self))
+        for k in type(self).__mro__:  # a class compiled by mypyc keeps its own attributes out of __dict__
+            have.update(n for n in getattr(k, "__mypyc_attrs__", ()) if n != "__dict__" and hasattr(self, n))
+        return have - names - {"_rng", "_rng_from"}
 
     def clone(self) -> Self:
         """A cheap independent copy: every declared field as declared, the random stream copied on first use."""

@@ -29,8 +29,11 @@ From the declaration the base class builds:
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import importlib.machinery
 import inspect
+import sys
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping
@@ -148,6 +151,7 @@ class State:
         names: list[str] = []
         for k in reversed(klass.__mro__):
             if k is not below and isinstance(k, type) and issubclass(k, below):
+                restore_annotations(k)
                 names += [n for n in inspect.get_annotations(k) if n not in names]
         if not names:
             return cls()
@@ -190,8 +194,10 @@ class State:
 
         The random stream is the game base's business: it is appended by :meth:`Game.clone`.
         """
-        env: dict[str, Any] = {"_new": object.__new__}
-        body = ["def clone(self):", "    g = _new(type(self))"]
+        # cls.__new__, not object.__new__, which a class compiled by mypyc refuses; the game base defines no
+        # __new__, so for a pure class it is object.__new__ itself
+        env: dict[str, Any] = {}
+        body = ["def clone(self):", "    cls = type(self)", "    g = cls.__new__(cls)"]
         for name, f in self.fields.items():
             if not name.isidentifier():
                 raise TypeError(f"bad field name {name!r}")
@@ -211,6 +217,39 @@ class State:
         exec("\n".join(body), env)
         fn: Callable[[Any], Any] = env["clone"]
         return fn
+
+
+def restore_annotations(klass: type) -> None:
+    """Give a class compiled by mypyc back its class-level annotations, read from its module's source.
+
+    A compiled (native) class keeps no ``__annotations__``, so the declaration would be lost; the compiled build
+    keeps each module's ``.py`` beside its extension module (``scripts/build-compiled``), and the annotations are
+    read from there, as ``from __future__ import annotations`` would have kept them (strings, evaluated by
+    ``typing.get_type_hints`` in the module's namespace).  A pure class, or one that has them, is left alone.
+    """
+    if "__annotations__" in klass.__dict__:
+        return
+    module = sys.modules.get(klass.__module__)
+    path = getattr(module, "__file__", None) or ""
+    suffix = next((s for s in importlib.machinery.EXTENSION_SUFFIXES if path.endswith(s)), None)
+    if suffix is None:
+        return
+    source = path[: -len(suffix)] + ".py"
+    try:
+        with open(source, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), source)
+    except OSError:
+        raise TypeError(f"{klass.__qualname__} is compiled and its source {source} is missing: the declared state "
+                        "is read from it (keep the .py files beside the extension modules)") from None
+    body: list[ast.stmt] = tree.body
+    for part in klass.__qualname__.split("."):
+        found = [node.body for node in body if isinstance(node, ast.ClassDef) and node.name == part]
+        if not found:
+            raise TypeError(f"{klass.__qualname__} is compiled and {source} does not define it: the source beside an "
+                            "extension module must be the one it was compiled from")
+        body = found[-1]
+    klass.__annotations__ = {node.target.id: ast.unparse(node.annotation) for node in body
+                             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
 
 
 def hidden_part(game: Any, name: str, f: Field, seat: int) -> list[int]:

@@ -65,6 +65,9 @@ from .view import KIND_LABELS, LABELS, PHASE_LABELS
 __all__ = ["ANSWER_OF", "COVER_ANSWERS", "KIND_LABELS", "LABELS", "OPEN_ANSWERS", "PHASE_LABELS", "PLAYER_CALLS",
            "Phase", "ShuiyuGame"]
 
+RESPOND_AFTER: frozenset[tuple[str | None, str | None]] = frozenset({("attack", "accept"), ("push", "deny")})
+"""(call, answer) pairs after which the player responds, as after an ``open`` call."""
+
 
 class ShuiyuGame(ShuiyuState):
     """广西水鱼: a banker against up to twelve players, open/cover bluffing, drinks as the score."""
@@ -255,8 +258,9 @@ class ShuiyuGame(ShuiyuState):
         return events + self._answers_done()
 
     def _answers_done(self) -> list[Event]:
+        # the pairs as a set, not a tuple literal: mypyc miscompiles ``(a, b) in ((..), (..))`` (docs/performance.md)
         self.pending = [p for p in self.players() if self.calls[p] == "open"
-                        or (self.calls[p], self.answers[p]) in (("attack", "accept"), ("push", "deny"))]
+                        or (self.calls[p], self.answers[p]) in RESPOND_AFTER]
         if self.pending:
             self.phase = Phase.RESPOND
             return []
