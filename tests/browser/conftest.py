@@ -7,6 +7,7 @@ The browser is the system chromium: nothing is downloaded.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -32,6 +33,28 @@ def _free_port() -> int:
         return port
 
 
+@contextlib.contextmanager
+def serve_room(app: Any, name: str, **config: Any) -> Iterator[str]:
+    """The card room ``app`` on uvicorn in a thread on a free loopback port: its base URL while it runs."""
+    import uvicorn
+
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
+                                        **config))
+    thread = threading.Thread(target=srv.run, name=name, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the card room did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=15)
+
+
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
@@ -42,7 +65,7 @@ def artifacts() -> Path:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Base URL of a running card room.  Package-scoped: the test-only game leaves the registry (and the
     server stops) before any other test package runs."""
-    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("uvicorn")
     try:
         from paiju.server import Settings, create_app
     except ImportError as e:  # the server extra is not installed
@@ -58,22 +81,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                         claim_pause=0, quick_match_seconds=2.0, admins=("host_b",),
                         address_limit_factor=100,  # every test browser is at 127.0.0.1, as players behind one carrier
                         allow_fixed_deals=True)  # scripted deals reach a 升级 bury or a 滑水 claim at once
-    port = _free_port()
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
-                            lifespan="on", ws_max_size=1 << 20)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, name="card-room", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            pytest.fail("the card room did not start")
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}"
+        with serve_room(create_app(settings), "card-room", ws_max_size=1 << 20) as url:
+            yield url
     finally:
-        srv.should_exit = True
-        thread.join(timeout=15)
         registry.GAMES.pop("demo", None)
 
 

@@ -3,14 +3,12 @@ viewer's seat shows 托管, and the page keeps to the room's Content-Security-Po
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .conftest import _free_port
+from .conftest import serve_room
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +17,7 @@ pytestmark = pytest.mark.browser
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A card room of its own whose bots think for a second, so the test sees a seat handed over before the
     bot plays it out (the package's room has bots without delay)."""
-    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("uvicorn")
     from paiju.core import registry
     from paiju.server import Settings, create_app
 
@@ -28,21 +26,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     registry.GAMES.setdefault("demo", f"{demo_game.__name__}:DemoGame")
     settings = Settings(data_dir=tmp_path_factory.mktemp("autoplay-room"), secret_key="browser-tests",
                         turn_seconds=0.0, claim_seconds=0.0, bot_delay_seconds=1.0, grace_seconds=600.0)
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
-                                        lifespan="on", proxy_headers=False))
-    thread = threading.Thread(target=srv.run, name="autoplay-room", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            pytest.fail("the card room did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=15)
+    with serve_room(create_app(settings), "autoplay-room", proxy_headers=False) as url:
+        yield url
 
 
 def seq_of(page: Any) -> int:
