@@ -21,7 +21,6 @@ import json
 import os
 import resource
 import shutil
-import socket
 import statistics
 import subprocess
 import tempfile
@@ -29,16 +28,10 @@ import time
 from pathlib import Path
 
 import httpx
+from bench_server_load import free_port
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 async def run(port: int, watchers: int, duration: float) -> dict[str, float]:

@@ -9,14 +9,15 @@ JSON.  These do not.
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from .conftest import LiveServer, Player, Socket
+from .conftest import LiveServer, Socket, ledger_of, wait_for
+
+__all__ = ["ledger_of", "wait_for"]  # the attack tests import them from here too
 
 
 class Browser:
@@ -85,21 +86,3 @@ def drain(sock: Socket, wait: float = 0.3) -> list[dict[str, Any]]:
             return out
         except Exception:  # closed
             return out
-
-
-def wait_for(pred: Callable[[], Any], timeout: float = 10.0) -> Any:
-    end = time.monotonic() + timeout
-    while True:
-        got = pred()
-        if got:
-            return got
-        if time.monotonic() > end:
-            raise AssertionError("timed out")
-        time.sleep(0.02)
-
-
-def ledger_of(p: Player) -> list[dict[str, Any]]:
-    r = p.http.get(f"/api/players/{p.id}")
-    assert r.status_code == 200, r.text
-    out: list[dict[str, Any]] = r.json()["ledger"]
-    return out

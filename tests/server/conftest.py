@@ -416,3 +416,23 @@ def register(server: LiveServer, username: str, password: str = "correct horse",
     p.id = r.json()["player"]["id"]
     p.http.headers["Authorization"] = f"Bearer {p.token}"
     return p
+
+
+def wait_for(pred: Callable[[], Any], timeout: float = 10.0) -> Any:
+    """``pred()`` once it is truthy, polled for at most ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while True:
+        got = pred()
+        if got:
+            return got
+        if time.monotonic() > end:
+            raise AssertionError("timed out")
+        time.sleep(0.02)
+
+
+def ledger_of(p: Player, pid: str | None = None) -> list[dict[str, Any]]:
+    """A player's ledger entries (``p``'s own, or player ``pid``'s), newest first."""
+    r = p.http.get(f"/api/players/{pid or p.id}")
+    assert r.status_code == 200, r.text
+    out: list[dict[str, Any]] = r.json()["ledger"]
+    return out

@@ -18,8 +18,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from paiju.server import Settings
 
-from .attack_kit import Browser, chunks, drain, errors_in, nested, wait_for
-from .conftest import LiveServer, ToyGame, fast_settings, first_bot, toy_table
+from .attack_kit import Browser, chunks, drain, errors_in, nested
+from .conftest import LiveServer, ToyGame, fast_settings, first_bot, toy_table, wait_for
 
 PEOPLE_SPEED = {"ws_messages_per_second": 20.0, "ws_message_burst": 40, "ws_messages_per_second_per_address": 200.0}
 """The websocket limit at its defaults (the shared test settings raise it for machine-speed clients)."""

@@ -14,8 +14,7 @@ import pytest
 from paiju.bots.base import Bot
 from paiju.core import View
 
-from .attack_kit import ledger_of, wait_for
-from .conftest import LiveServer, Socket, ToyGame, fast_settings, first_bot, register, toy_table
+from .conftest import LiveServer, Socket, ToyGame, fast_settings, first_bot, ledger_of, register, toy_table, wait_for
 
 NO_CLAIMS = {"hands": [["1", "1", "1", "2", "2"], ["3", "3", "3", "4", "4"], ["5", "5", "5", "6", "6"]]}
 """Five turns each and no claim ever: seat 0, 1, 2, 0, 1, 2, ..."""

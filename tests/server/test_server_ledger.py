@@ -21,7 +21,7 @@ from paiju.server import ledger as lg
 from paiju.server import storage as st
 from paiju.server.auth import Player as RoomPlayer
 
-from .conftest import LiveServer, Player, first_bot, registered_games, toy_table
+from .conftest import LiveServer, first_bot, ledger_of, registered_games, toy_table, wait_for
 
 # The page's 等级基础分 table, written out again here (not imported) so the test checks the code against it.
 PAGE_TABLE = """X<20 1 | 20≤X<40 2 | 40≤X<80 3 | 80≤X<120 4 | 120≤X<200 5 | 200≤X<400 10 | 400≤X<800 15 |
@@ -249,24 +249,6 @@ def test_shengji_escape_by_the_flat_rule_when_the_table_says_so(engine: Engine) 
 
 
 # ---- through the card room --------------------------------------------------------------------------------
-
-def ledger_of(p: Player, pid: str | None = None) -> list[dict[str, Any]]:
-    r = p.http.get(f"/api/players/{pid or p.id}")
-    assert r.status_code == 200, r.text
-    out: list[dict[str, Any]] = r.json()["ledger"]
-    return out
-
-
-def wait_for(pred: Callable[[], Any], timeout: float = 10.0) -> Any:
-    end = time.monotonic() + timeout
-    while True:
-        got = pred()
-        if got:
-            return got
-        if time.monotonic() > end:
-            raise AssertionError("timed out")
-        time.sleep(0.02)
-
 
 def test_leaving_a_started_match_books_the_escape_at_once(settings: Settings) -> None:
     with LiveServer(settings, bot_factory=first_bot) as s:
