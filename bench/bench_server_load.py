@@ -145,9 +145,10 @@ TABLES_PER_OWNER = 10
 the bench keeps every per-session limit on, so the tables are made by as many owners as that takes."""
 
 
-async def setup(base: str, n_tables: int, game: str, config: dict[str, Any]) -> tuple[list[str], list[str]]:
+async def setup(base: str, n_tables: int, game: str, config: dict[str, Any],
+                room: dict[str, float]) -> tuple[list[str], list[str]]:
     """Four players, ``n_tables`` tables with all four seated, started (made by ``TABLES_PER_OWNER`` each of
-    further guest sessions)."""
+    further guest sessions); ``room``: the tables' room options (the pause between hands)."""
     limits = httpx.Limits(max_connections=32)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         tokens = []
@@ -166,7 +167,7 @@ async def setup(base: str, n_tables: int, game: str, config: dict[str, Any]) -> 
         async def one(i: int) -> str:
             async with sem:
                 r = await post(http, "/api/tables", {"game": game, "config": config, "turn_seconds": 0,
-                                                     "claim_seconds": 0}, owners[i // TABLES_PER_OWNER])
+                                                     "claim_seconds": 0, **room}, owners[i // TABLES_PER_OWNER])
                 tid: str = r.json()["id"]
                 for seat in range(4):
                     await post(http, f"/api/tables/{tid}/sit", {"seat": seat}, auth[seat])
@@ -276,6 +277,12 @@ def main() -> None:
     ap.add_argument("--game", default="shuiyu")
     ap.add_argument("--option", "-o", action="append", default=[], help="rule option key=JSON")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--server-src", default=None, metavar="DIR",
+                    help="serve from another checkout's src/ (an older revision's worktree) to compare revisions "
+                         "under the same load, interleaved")
+    ap.add_argument("--next-hand-seconds", type=float, default=0.0,
+                    help="the tables' pause between hands (default 0: these clients never press continue, and "
+                         "the bench measures play, as it did before the pause existed)")
     ap.add_argument("--database-url", default=None, help="default: SQLite in a temporary data dir")
     ap.add_argument("--deflate", action="store_true", help="serve with permessage-deflate (off by default)")
     ap.add_argument("--ws", default="auto", choices=["auto", "websockets-sansio", "websockets", "wsproto"],
@@ -294,12 +301,19 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * args.tables + 1024)), hard))
     data = Path(tempfile.mkdtemp(prefix="paiju-load-"))
     port = free_port()
+    env = dict(os.environ)
+    if args.server_src:  # another checkout's server (e.g. a worktree of an older revision), same venv
+        env["PYTHONPATH"] = str(Path(args.server_src).resolve())
     cmd = [str(ROOT / ".venv/bin/paiju"), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir",
            str(data), "--turn-seconds", "0", "--claim-seconds", "0", "--grace-seconds", "600",
-           "--log-level", "warning",
-           # every limit stays on, but this bench's 4,000 clients share one loopback address: the per-address
-           # limits (sessions, tables, lobby reads, connections) are raised a hundredfold (docs/server.md)
-           "--address-limit-factor", "100"]
+           "--log-level", "warning"]
+    # the options this server knows (an older revision lacks some); wide, so Rich does not cut their names
+    known = subprocess.run([*cmd[:2], "--help"], env={**env, "COLUMNS": "400", "TERM": "dumb"},
+                           capture_output=True, text=True).stdout
+    if "--address-limit-factor" in known:
+        # every limit stays on, but this bench's 4,000 clients share one loopback address: the per-address
+        # limits (sessions, tables, lobby reads, connections) are raised a hundredfold (docs/server.md)
+        cmd += ["--address-limit-factor", "100"]
     if args.database_url:
         cmd += ["--database-url", args.database_url]
     cmd.append("--ws-deflate" if args.deflate else "--no-ws-deflate")
@@ -307,7 +321,7 @@ def main() -> None:
         cmd += ["--ws", args.ws]
     log_path = data / "server.log"
     log_file = log_path.open("wb")
-    server = subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
@@ -318,7 +332,9 @@ def main() -> None:
                 sys.exit(f"server exited: {log_path.read_text(errors='replace')[-3000:]}")
             time.sleep(0.1)
         t_setup = time.perf_counter()
-        tids, tokens = asyncio.run(setup(base, args.tables, args.game, config))
+        tids, tokens = asyncio.run(setup(base, args.tables, args.game, config,
+                                                {"next_hand_seconds": args.next_hand_seconds}
+                                                if "--next-hand-seconds" in known else {}))
         setup_s = time.perf_counter() - t_setup
         marks: dict[str, float] = {}
         spies: list[subprocess.Popen[bytes]] = []

@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from paiju.server import Settings
 
-from .attack_kit import Browser, chunks, drain, errors_in, nested
+from .attack_kit import Browser, chunks, drain, errors_in, nested, raw_socket
 from .conftest import LiveServer, ToyGame, fast_settings, first_bot, toy_table, wait_for
 
 PEOPLE_SPEED = {"ws_messages_per_second": 20.0, "ws_message_burst": 40, "ws_messages_per_second_per_address": 200.0}
@@ -313,6 +313,32 @@ def test_a_locked_database_is_a_json_503_and_never_stalls_the_event_loop(tmp_pat
             other.execute("ROLLBACK")
             other.close()
         assert s.client().http.post("/api/session", json={"nickname": "later"}).status_code == 200
+
+
+def test_a_database_down_at_the_websocket_handshake_is_said_not_a_500(tmp_path: Path, toy_game: type[ToyGame],
+                                                                      caplog: pytest.LogCaptureFixture) -> None:
+    with LiveServer(attack_settings(tmp_path), bot_factory=first_bot) as s:
+        me = s.client("me")
+        tid, _ = toy_table(s, [me], start=False)
+        sessions = s.app.state.sessions
+        real = sessions.player_id
+
+        async def down(token: str | None) -> str | None:
+            raise sqlite3.OperationalError("unable to open database file")
+
+        sessions.player_id = down
+        try:
+            ws = raw_socket(s, tid, me.token)
+            msg = ws.recv()
+            assert msg["type"] == "error" and msg["code"] == "db_unavailable" and msg["zh"]
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4503
+        finally:
+            sessions.player_id = real
+        assert not [r for r in caplog.records if r.exc_info], "no traceback in the log"
+        again = raw_socket(s, tid, me.token)  # the database is back: so is the table
+        assert again.recv()["type"] == "snapshot"
 
 
 # ---- the browser's side --------------------------------------------------------------------------------------

@@ -115,7 +115,14 @@ export function updatePlayer(p) {
 
 export const api = {
   games: () => request("GET", "/api/games"),
-  tables: (game) => request("GET", game ? `/api/tables?game=${encodeURIComponent(game)}` : "/api/tables"),
+  /** One page of the lobby (at most 50 tables); `cursor`: the `next` of the page before. */
+  tables: (game, cursor) => {
+    const q = new URLSearchParams();
+    if (game) q.set("game", game);
+    if (cursor) q.set("cursor", cursor);
+    const qs = q.toString();
+    return request("GET", qs ? `/api/tables?${qs}` : "/api/tables");
+  },
   table: (id, invite) => request("GET", `/api/tables/${encodeURIComponent(id)}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`),
   createTable: (body) => request("POST", "/api/tables", body),
   sit: (id, seat, invite) => request("POST", `/api/tables/${encodeURIComponent(id)}/sit`, invite ? { seat, invite } : { seat }),

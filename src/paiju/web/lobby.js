@@ -14,6 +14,8 @@ export function showLobby(ctx) {
   const state = {
     games: null,
     tables: [],
+    next: null, // the cursor of the lobby's next page, or null when every table is shown
+    paged: false, // pages after the first are shown: the list waits for "refresh" instead of refreshing itself
     selected: sessionStorage.getItem(SELECTED_KEY),
     values: {}, // game -> {option: value} as typed, kept across language switches
     error: null,
@@ -32,6 +34,8 @@ export function showLobby(ctx) {
       if (!alive) return;
       state.games = games;
       state.tables = Array.isArray(tables) ? tables : (tables?.tables ?? []);
+      state.next = tables?.next ?? null;
+      state.paged = false;
       state.loadError = null;
       if (!state.selected || !games.some((g) => g.name === state.selected)) state.selected = games[0]?.name ?? null;
     } catch (e) {
@@ -139,6 +143,38 @@ export function showLobby(ctx) {
 
   function renderTables() {
     if (!state.tables.length) return h("p", { class: "muted" }, t("no_tables"));
+    return h("div", {}, renderTableList(), state.next
+      ? h("button", { class: "link", id: "more-tables", disabled: state.busy, onclick: more }, t("more_tables"))
+      : null);
+  }
+
+  // The lobby comes a page at a time (the room may hold thousands of tables): the next page is added below.
+  async function more() {
+    if (!state.next) return;
+    try {
+      const page = await api.tables(null, state.next);
+      if (!alive) return;
+      const seen = new Set(state.tables.map((tb) => tb.id));
+      state.tables = state.tables.concat((page.tables ?? []).filter((tb) => !seen.has(tb.id)));
+      state.next = page.next ?? null;
+      state.paged = true;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) { ctx.sessionExpired(); return; }
+      state.loadError = e.message;
+    }
+    refillTables();
+  }
+
+  function refillTables() {
+    const list = ctx.main.querySelector(".lobby-tables");
+    if (!list) return;
+    // Re-render only the list so a half-typed form keeps its focus.
+    fill(list, h("div", { class: "section-head" },
+      h("h2", {}, t("open_tables")), h("button", { class: "link", onclick: load }, t("refresh"))),
+    renderTables());
+  }
+
+  function renderTableList() {
     return h("ul", { class: "table-list" }, state.tables.map((tb) => {
       const g = gameOf(tb.game);
       const seats = tb.seats || [];
@@ -304,19 +340,15 @@ export function showLobby(ctx) {
   timer = setInterval(() => { if (!state.busy) refreshTables(); }, 5000);
 
   async function refreshTables() {
+    if (state.paged) return; // a person reading further pages: keep the list still until they refresh
     try {
       const tables = await api.tables();
-      if (!alive) return;
+      if (!alive || state.paged) return;
       const next = Array.isArray(tables) ? tables : (tables?.tables ?? []);
       if (JSON.stringify(next) !== JSON.stringify(state.tables)) {
         state.tables = next;
-        // Re-render only the list so a half-typed form keeps its focus.
-        const list = ctx.main.querySelector(".lobby-tables");
-        if (list) {
-          fill(list, h("div", { class: "section-head" },
-            h("h2", {}, t("open_tables")), h("button", { class: "link", onclick: load }, t("refresh"))),
-          renderTables());
-        }
+        state.next = tables?.next ?? null;
+        refillTables();
       }
     } catch { /* the next tick retries */ }
   }
