@@ -33,7 +33,7 @@ from . import storage as st
 from .accounts import Accounts, SessionStore
 from .auth import Player, clean_nickname
 from .errors import ErrorCode, RoomError
-from .guard import Guard
+from .guard import DB_ERRORS, Guard, db_unavailable
 from .handlers import (
     Handler,
     address_of,
@@ -324,9 +324,18 @@ async def _refuse_socket(ws: WebSocket, e: RoomError, code: int) -> None:
     await ws.close(code=code, reason=e.message[:120])
 
 
+CLOSE_UNAVAILABLE = 4503
+"""The websocket close code when the database cannot be reached during the handshake (retry shortly)."""
+
+
 async def table_socket(ws: WebSocket) -> None:
     room = room_of(ws)
-    player = await current_player(ws)
+    try:
+        player = await current_player(ws)
+    except DB_ERRORS as e:  # the handshake reads the session: the client is told, as over HTTP, and may retry
+        log.warning("database unavailable for websocket %s: %s", ws.url.path, str(e).splitlines()[0][:200])
+        await _refuse_socket(ws, db_unavailable(), CLOSE_UNAVAILABLE)
+        return
     try:
         table = room.get(ws.path_params["table_id"])
         table.check_invite(player, ws.query_params.get("invite"))

@@ -37,8 +37,9 @@ favicon is a data: image) and talks only to its own origin (websockets included)
 
 CLOSE_FOREIGN = 4403
 """The websocket close code for a handshake refused for its origin (as for a private table without invite)."""
-CLOSE_UNAVAILABLE = 4503
-"""The websocket close code when the database cannot be reached during the handshake (retry shortly)."""
+
+DB_ERRORS = (DBAPIError, PoolTimeout, sqlite3.OperationalError)
+"""What the database driver raises when the database cannot be reached or stays locked."""
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -118,33 +119,7 @@ class Guard:
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": CLOSE_FOREIGN, "reason": "foreign origin"})
             return
-        connected = accepted = False
-
-        async def tracking_receive() -> Message:
-            nonlocal connected
-            message = await receive()
-            connected = connected or message["type"] == "websocket.connect"
-            return message
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal accepted
-            accepted = accepted or message["type"] == "websocket.accept"
-            await send(message)
-
-        try:
-            await self.app(scope, tracking_receive, tracking_send)
-        except (DBAPIError, PoolTimeout, sqlite3.OperationalError) as e:
-            # the handshake reads the session: without the database the client is told so, as over HTTP,
-            # and may retry (not a bare 500 with a traceback in the log)
-            log.warning("database unavailable for websocket %s: %s", scope["path"], str(e).splitlines()[0][:200])
-            if accepted:
-                raise
-            if not connected:
-                await receive()
-            e503 = db_unavailable()
-            await send({"type": "websocket.accept"})
-            await send({"type": "websocket.send", "text": dumps({"type": "error", **e503.to_dict()})})
-            await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE, "reason": e503.message[:120]})
+        await self.app(scope, receive, send)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         extra = self.headers
@@ -189,7 +164,7 @@ class Guard:
         except BodyTooLarge:
             if not started:
                 await refuse(too_large)
-        except (DBAPIError, PoolTimeout, sqlite3.OperationalError) as e:
+        except DB_ERRORS as e:
             if started:
                 raise
             log.warning("database unavailable for %s %s: %s", scope["method"], scope["path"],
