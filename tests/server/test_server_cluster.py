@@ -301,7 +301,7 @@ def test_a_partition_from_redis_never_lets_two_workers_act_on_one_table(cluster:
         (a,) = cluster(1, f"redis://127.0.0.1:{proxy.port}{u.path}", "--bot-delay", "0.05")
         (b,) = cluster(1, None, "--bot-delay", "0.05")
         p = Client(cluster, a, "丁")
-        tid = p.ok(a, "/api/tables", {"game": "shuiyu", "config": {"rounds": 10_000}})["id"]
+        tid = p.ok(a, "/api/tables", {"game": "huashui"})["id"]
         p.ok(a, f"/api/tables/{tid}/bots")
         p.ok(a, f"/api/tables/{tid}/start")  # four bots play on at a, quickly
         wait_for(lambda: len(actions_of(cluster.database, tid)) >= 5, 10)
@@ -326,7 +326,7 @@ def test_a_stale_owner_write_is_refused_by_the_database(cluster: Any) -> None:
     """The fence itself: a worker frozen past its lease (SIGSTOP) wakes up to find its writes refused."""
     a, b = cluster(2, None, "--bot-delay", "0.05")
     p = Client(cluster, a, "戊")
-    tid = p.ok(a, "/api/tables", {"game": "shuiyu", "config": {"rounds": 10_000}})["id"]
+    tid = p.ok(a, "/api/tables", {"game": "huashui"})["id"]
     p.ok(a, f"/api/tables/{tid}/bots")
     p.ok(a, f"/api/tables/{tid}/start")
     wait_for(lambda: len(actions_of(cluster.database, tid)) >= 5, 10)

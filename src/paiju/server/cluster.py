@@ -196,6 +196,7 @@ class RedisCluster(Cluster):
         self._notes: dict[str, CardTable] = {}
         self._claiming: set[str] = set()
         self._live_until = 0.0
+        self._deadline: asyncio.TimerHandle | None = None
         self._fenced_off = False
         self.stopping = False
         self._tasks: list[asyncio.Task[Any]] = []
@@ -230,8 +231,8 @@ class RedisCluster(Cluster):
             r.moved()
         for task in self._tasks:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        # not awaited to the end: a redis-py call cancelled mid-way can wait on its connection for ever
+        await asyncio.wait(self._tasks, timeout=1.0)
 
     async def release(self) -> None:
         """After the last write has committed (the lifespan stops the database first): the lease goes, and the
@@ -250,6 +251,15 @@ class RedisCluster(Cluster):
         await self.redis.set(self._key("hb", self.worker_id), b"1", px=int(self.lease * 1000))
         # Redis drops the key lease seconds after it got it, so no later than this: stop acting before then
         self._live_until = sent + self.lease * 0.8
+        if self._deadline is not None:
+            self._deadline.cancel()
+        self._deadline = asyncio.get_running_loop().call_later(self._live_until - time.monotonic(), self._overdue)
+
+    def _overdue(self) -> None:
+        """The lease was not renewed in time: drop everything now, not at the next failed refresh."""
+        self._deadline = None
+        if time.monotonic() >= self._live_until and not self._fenced_off and not self.stopping:
+            self._fence_off()
 
     async def _keep(self) -> None:
         """Refresh the lease; take over the tables of workers whose lease is gone; drop everything when our own
