@@ -592,6 +592,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         app.state.ws_by_address = Throttle(
             settings.per_address(settings.ws_messages_per_second_per_address * 2.0), 2.0, settings.clock)
         app.state.sessions = store = SessionStore(db, settings)
+        if isinstance(cluster, RedisCluster):  # a logout or ban at one worker holds at every worker at once
+            store.announce, cluster.on_news = cluster.announce, store.heard
         app.state.accounts = accounts = Accounts(db, settings, store, routes_players.forgetter(room))
         await accounts.warm_up()
         app.state.room = room

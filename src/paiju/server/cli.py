@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:
         redis_prefix: Annotated[str, typer.Option(help="prefix of this room's Redis keys",
                                                   envvar="PAIJU_REDIS_PREFIX")] = "paiju",
         lease_seconds: Annotated[float, typer.Option(
-            help="with --redis-url: a worker silent this long loses its tables to the others")] = 3.0,
+            help="with --redis-url: a worker silent this long loses its tables to the others")] = 5.0,
         turn_seconds: Annotated[float, typer.Option(help="default turn window")] = 20.0,
         claim_seconds: Annotated[float, typer.Option(help="default claim window")] = 10.0,
         grace_seconds: Annotated[float, typer.Option(help="disconnection allowed before a bot takes over")] = 60.0,

@@ -173,7 +173,7 @@ class RedisCluster(Cluster):
     enabled = True
     first_epoch = 1
 
-    def __init__(self, url: str, prefix: str = "paiju", lease_seconds: float = 3.0, call_seconds: float = 5.0
+    def __init__(self, url: str, prefix: str = "paiju", lease_seconds: float = 5.0, call_seconds: float = 5.0
                  ) -> None:
         import redis.asyncio as aioredis  # the server extra
 
@@ -202,6 +202,17 @@ class RedisCluster(Cluster):
         self._tasks: list[asyncio.Task[Any]] = []
         self._claim = self.redis.register_script(_CLAIM)
         self.relayed_frames = 0
+        self.on_news: Callable[[str], None] = lambda _news: None
+
+    def announce(self, news: str) -> None:
+        """Tell every worker (ourselves included: harmless) of a session revocation."""
+        async def send() -> None:
+            try:
+                await self.redis.publish(self._key("news"), b"V" + news.encode())
+            except Exception:  # the others recheck within session_recheck_seconds anyway
+                log.warning("worker %s: cannot tell the others of a revocation", self.worker_id)
+
+        asyncio.get_running_loop().create_task(send())
 
     # ---- facts -----------------------------------------------------------------------------------------
     @property
@@ -274,24 +285,38 @@ class RedisCluster(Cluster):
                     self._fence_off()
                 continue
             try:
-                if self._fenced_off:  # Redis is back: what nobody took meanwhile is ours again
-                    self._fenced_off = False
-                    await self.redis.sadd(self._key("workers"), self.worker_id)
-                    await self.claim_orphans()
+                if self._fenced_off:
+                    await self._reconcile()
                 await self._scan()
             except Exception:
                 log.warning("worker %s: scanning the other workers failed", self.worker_id, exc_info=True)
 
     def _fence_off(self) -> None:
-        """Our lease may be gone: another worker may own our tables now, so we stop acting on any of them."""
+        """Our lease may be gone, so another worker may take our tables: say we cannot serve (``/healthz``) and
+        stop relaying.  The tables stay: a move of ours is stored only under our owner epoch, so if one was
+        taken over the database refuses our next write and we drop it (``lost``); the others we keep playing
+        (a slow or starved process, or Redis away with nobody to take over, does not stop the game).  Relayed
+        clients stay too: their owner's lease is not ours."""
         self._fenced_off = True
+        log.warning("worker %s: lease overdue; not serving until it is renewed", self.worker_id)
+
+    async def _reconcile(self) -> None:
+        """The lease is back: drop what another worker took meanwhile, and take what nobody owns."""
         room = self.room
         assert room is not None
-        log.warning("worker %s: lease lost; dropping %d tables", self.worker_id, len(room.tables))
-        for tid in list(room.tables):
-            self.drop(tid)
-        for r in list(self.relays.values()):
-            r.moved()
+        tids = list(room.tables)
+        if tids:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for tid in tids:
+                    pipe.get(self._key("own", tid))
+                owners = await pipe.execute()
+            for tid, owner in zip(tids, owners, strict=True):
+                if owner is not None and _text(owner) != self.worker_id:
+                    self.drop(tid)
+        self._fenced_off = False
+        await self.redis.sadd(self._key("workers"), self.worker_id)
+        await self.claim_orphans()
+        log.info("worker %s: lease renewed; %d tables", self.worker_id, len(room.tables))
 
     def drop(self, table_id: str) -> None:
         """Forget a table another worker owns (or will): its clients are told to connect again."""
@@ -478,6 +503,9 @@ class RedisCluster(Cluster):
             worker = data[1:].decode()
             if worker != self.worker_id:
                 await self._gone(worker)
+            return
+        if op == b"V":  # sessions revoked at another worker (accounts.SessionStore.announce)
+            self.on_news(data[1:].decode())
             return
         cut = data.index(b"\n")
         cid, payload = data[1:cut].decode(), data[cut + 1:]

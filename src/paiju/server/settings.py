@@ -126,7 +126,7 @@ class Settings:
     """Several workers serve one room through this Redis (cluster.py) and one PostgreSQL; None: one process."""
     redis_prefix: str = "paiju"
     """The Redis keys' prefix (two rooms on one Redis, or tests)."""
-    lease_seconds: float = 3.0
+    lease_seconds: float = 5.0
     """A worker's lease on its tables: a worker silent this long loses them to the others."""
 
     def per_address(self, limit: float) -> int:
