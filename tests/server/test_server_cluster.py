@@ -301,7 +301,7 @@ def test_a_partition_from_redis_never_lets_two_workers_act_on_one_table(cluster:
         (a,) = cluster(1, f"redis://127.0.0.1:{proxy.port}{u.path}", "--bot-delay", "0.05")
         (b,) = cluster(1, None, "--bot-delay", "0.05")
         p = Client(cluster, a, "丁")
-        tid = p.ok(a, "/api/tables", {"game": "huashui"})["id"]
+        tid = p.ok(a, "/api/tables", {"game": "huashui", "config": {"hands": 64}})["id"]
         p.ok(a, f"/api/tables/{tid}/bots")
         p.ok(a, f"/api/tables/{tid}/start")  # four bots play on at a, quickly
         wait_for(lambda: len(actions_of(cluster.database, tid)) >= 5, 10)
@@ -325,7 +325,7 @@ def test_a_stale_owner_write_is_refused_by_the_database(cluster: Any) -> None:
     """The fence itself: a worker frozen past its lease (SIGSTOP) wakes up to find its writes refused."""
     a, b = cluster(2, None, "--bot-delay", "0.05")
     p = Client(cluster, a, "戊")
-    tid = p.ok(a, "/api/tables", {"game": "huashui"})["id"]
+    tid = p.ok(a, "/api/tables", {"game": "huashui", "config": {"hands": 64}})["id"]
     p.ok(a, f"/api/tables/{tid}/bots")
     p.ok(a, f"/api/tables/{tid}/start")
     wait_for(lambda: len(actions_of(cluster.database, tid)) >= 5, 10)
@@ -335,6 +335,7 @@ def test_a_stale_owner_write_is_refused_by_the_database(cluster: Any) -> None:
     finally:
         a.proc.send_signal(signal.SIGCONT)
     wait_for(lambda: a.health()["tables"] == 0, 10)  # a's next write was fenced: it dropped the table
+    wait_for(lambda: any(e == 2 for _n, e in actions_of(cluster.database, tid)), 10)  # b plays on
     moves = actions_of(cluster.database, tid)
     epochs = [e or 0 for _n, e in moves]
     assert epochs == sorted(epochs) and set(epochs) == {1, 2}, epochs
