@@ -609,7 +609,9 @@ class RedisCluster(Cluster):
             self.calls.pop(rid, None)
         if "error" in answer:
             e = answer["error"]
-            raise RoomError(ErrorCode(e["code"]), e["message"], answer["status"], zh=e.get("zh"))
+            # the owner's refusal as it gave it (its code is a member already: ErrorCode() checks it again)
+            relayed: type[RoomError] = RoomError
+            raise relayed(ErrorCode(e["code"]), e["message"], answer["status"], zh=e.get("zh"))
         return dict(answer["info"])
 
     async def _run(self, table_id: str, command: str, player_id: str | None, data: dict[str, Any]
