@@ -244,10 +244,11 @@ async def drive(ports: list[int], tids: list[str], tokens: list[str], bases: lis
     latencies: list[float] = []
     failures = 0
     finished_tables = 0
+    closed_tables = 0
     stop_at = time.perf_counter() + duration
 
     async def table_loop(clients: list[Client], r: random.Random) -> None:
-        nonlocal failures, finished_tables
+        nonlocal failures, finished_tables, closed_tables
         await asyncio.sleep(r.random() / rate)  # random phase
         next_at = time.perf_counter()
         while time.perf_counter() < stop_at:
@@ -267,7 +268,11 @@ async def drive(ports: list[int], tids: list[str], tokens: list[str], bases: lis
                 c.waiters[want] = fut
                 c.raw = None
                 t0 = time.perf_counter()
-                await c.ws.send(json.dumps({"type": "act", "action": action}))
+                try:
+                    await c.ws.send(json.dumps({"type": "act", "action": action}))
+                except Exception:  # closed by the server (4503: the table moved to another worker)
+                    closed_tables += 1
+                    return
                 try:
                     t1 = await asyncio.wait_for(fut, 10)
                     latencies.append(t1 - t0)
@@ -286,7 +291,8 @@ async def drive(ports: list[int], tids: list[str], tokens: list[str], bases: lis
     received = sum(c.received for cl in tables for c in cl)
     errors = sum(c.errors for cl in tables for c in cl)
     return {"latencies": latencies, "failures": failures, "elapsed": elapsed, "open_seconds": opened,
-            "received": received, "errors": errors, "finished_tables": finished_tables}
+            "received": received, "errors": errors, "finished_tables": finished_tables,
+            "closed_tables": closed_tables}
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -421,6 +427,10 @@ def main() -> None:
                 srv.wait()
         for f in log_files:
             f.close()
+        warnings = [sum(" WARNING " in line for line in (data / f"server-{n}.log").read_text(errors="replace")
+                        .splitlines()) for n in range(len(servers))]
+        for n in range(len(servers)):  # what the workers said, for the reader of the report
+            shutil.copy(data / f"server-{n}.log", Path(tempfile.gettempdir()) / f"paiju-load-server-{n}.log")
         shutil.rmtree(data, ignore_errors=True)
     lat = res["latencies"]
     report = {
@@ -434,6 +444,7 @@ def main() -> None:
         "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else None,
         "timeouts_or_errors": res["failures"], "error_messages": res["errors"],
         "messages_received": res["received"], "tables_finished": res["finished_tables"],
+        "tables_closed_by_server": res["closed_tables"], "worker_warnings": warnings,
         "setup_s": round(setup_s, 1), "connect_s": round(res["open_seconds"], 1),
         "server_cpu_pct": round(100 * cpu_server / wall, 1),
         "server_cpu_ms_per_action": round(1000 * cpu_server / max(1, len(lat)), 3),

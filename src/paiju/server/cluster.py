@@ -181,8 +181,9 @@ class RedisCluster(Cluster):
         self.p = prefix + ":"
         self.lease = lease_seconds
         self.call_seconds = call_seconds
-        timeout = max(0.5, lease_seconds / 3)
-        self.redis = aioredis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        # a slow answer is not a lost lease: the lease's own timer (_overdue) decides that, so a starved
+        # process does not also give up its relayed clients on every pipeline that took a second
+        self.redis = aioredis.from_url(url, socket_timeout=lease_seconds, socket_connect_timeout=lease_seconds)
         self.worker_id = secrets.token_hex(4)
         self.inbox = f"{self.p}inbox:{self.worker_id}"
         self.room: Room | None = None
