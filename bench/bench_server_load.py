@@ -385,7 +385,8 @@ def main() -> None:
 
         def on_load() -> None:
             """The measured phase starts: every socket open, every table started."""
-            threads_at_start.update(thread_cpu(server.pid))
+            for srv in servers:  # each worker's event-loop thread (its id is the process id)
+                threads_at_start[srv.pid] = thread_cpu(srv.pid).get(srv.pid, 0.0)
             per_worker.update({s.pid: cpu_seconds(s.pid) for s in servers})
             marks.update(server=sum(per_worker.values()), server_sys=sum(cpu_split(s.pid)[1] for s in servers),
                          me=time.process_time(), wall=time.perf_counter(),
@@ -402,8 +403,8 @@ def main() -> None:
         worker_cpu = [cpu_seconds(s.pid) - per_worker[s.pid] for s in servers]
         cpu_server = sum(worker_cpu)
         sys_server = sum(cpu_split(s.pid)[1] for s in servers) - marks["server_sys"]
-        threads = thread_cpu(server.pid)
-        loop_thread = threads.get(server.pid, 0.0) - threads_at_start.get(server.pid, 0.0)
+        loop_thread = sum(thread_cpu(srv.pid).get(srv.pid, 0.0) - threads_at_start.get(srv.pid, 0.0)
+                          for srv in servers)
         cpu_self = time.process_time() - marks["me"]
         wait_server = sum(runqueue_wait(s.pid) for s in servers) - marks["server_wait"]
         wait_self = runqueue_wait(os.getpid()) - marks["me_wait"]

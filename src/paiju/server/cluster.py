@@ -457,18 +457,22 @@ class RedisCluster(Cluster):
         await asyncio.sleep(0)
         out, self._out = self._out, {}
         self._flushing = False
-        for worker, frames in out.items():
-            channel = self._key("inbox", worker)
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for f in frames:
-                        pipe.publish(channel, f)
-                    heard = await pipe.execute()
-            except Exception:
-                log.warning("worker %s: cannot reach Redis to tell %s", self.worker_id, worker)
-                heard = [0]
+        if not out:
+            return
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for worker, frames in out.items():
+                    # one message per worker and turn of the loop: a pub/sub message costs both sides far more
+                    # than the bytes in it
+                    pipe.publish(self._key("inbox", worker),
+                                 b"B" + b"".join(len(f).to_bytes(4, "big") + f for f in frames))
+                heard = await pipe.execute()
+        except Exception:
+            log.warning("worker %s: cannot reach Redis to tell %s", self.worker_id, ", ".join(out))
+            heard = [0] * len(out)
+        for (worker, frames), listened in zip(out.items(), heard, strict=True):
             self.relayed_frames += len(frames)
-            if not all(heard):  # nobody listens there: its clients here hear it, and connect again
+            if not listened:  # nobody listens there: its clients here hear it, and connect again
                 for r in [r for r in self.relays.values() if r.owner == worker]:
                     r.moved()
                 for cid, frame in zip(self._call_ids(frames), frames, strict=True):
@@ -493,10 +497,18 @@ class RedisCluster(Cluster):
             if msg is None:
                 continue
             data: bytes = msg["data"]
-            try:
-                await self._on_frame(data)
-            except Exception:
-                log.exception("worker %s: frame %r failed", self.worker_id, data[:80])
+            frames = [data]
+            if data[:1] == b"B":  # a batch: length-prefixed frames, in the order they were posted
+                frames, i = [], 1
+                while i < len(data):
+                    n = int.from_bytes(data[i:i + 4], "big")
+                    frames.append(data[i + 4:i + 4 + n])
+                    i += 4 + n
+            for frame in frames:
+                try:
+                    await self._on_frame(frame)
+                except Exception:
+                    log.exception("worker %s: frame %r failed", self.worker_id, frame[:80])
 
     async def _on_frame(self, data: bytes) -> None:
         op = data[:1]
