@@ -4,8 +4,9 @@ The database stays the truth: a table is its stored record, and any worker can r
 holds who owns what, and carries messages between workers:
 
 - ``{p}:hb:{worker}``: the worker's lease, refreshed every ``lease_seconds / 3``, gone ``lease_seconds``
-  after its last refresh.  A worker that cannot refresh it in time drops every table it has (it stops acting
-  before anyone may take over).
+  after its last refresh.  A worker that cannot refresh it in time says it cannot serve (``/healthz``) and,
+  once the lease is back, lets go of the tables another worker took meanwhile; until then the database's
+  fence refuses its writes to those.
 - ``{p}:own:{table}`` names the table's owner and ``{p}:tables:{worker}`` lists a worker's tables.  A table
   whose owner has no lease is taken over (a Lua script, so one worker wins), then fenced in PostgreSQL: the
   new owner bumps ``card_tables.owner_epoch`` and every write of the old one fails (storage.take_over, the
@@ -261,7 +262,7 @@ class RedisCluster(Cluster):
     async def _beat(self) -> None:
         sent = time.monotonic()
         await self.redis.set(self._key("hb", self.worker_id), b"1", px=int(self.lease * 1000))
-        # Redis drops the key lease seconds after it got it, so no later than this: stop acting before then
+        # Redis drops the key lease seconds after it got it, so no later than this: unhealthy before then
         self._live_until = sent + self.lease * 0.8
         if self._deadline is not None:
             self._deadline.cancel()
