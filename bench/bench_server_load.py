@@ -8,6 +8,15 @@ both processes' CPU use.  Loopback only; bounded in tables and time; stops the s
 
     .venv/bin/python bench/bench_server_load.py --tables 100 --duration 30
     .venv/bin/python bench/bench_server_load.py --tables 1000 --duration 60
+
+Several workers of one room (issue 17): ``--workers N`` starts N ``paiju serve --redis-url`` processes on one
+PostgreSQL (``--database-url``, a database of its own: the bench's tables stay in it) and one Redis; table i
+is made at worker i mod N and its four clients connect to workers i, i+1, ... mod N, so with two workers half
+of the clients are relayed.  ``--mix``: the four games in turn (升级's large views included).  Per-worker CPU
+per action and memory are reported.
+
+    .venv/bin/python bench/bench_server_load.py --tables 1000 --mix --workers 2 \
+        --database-url postgresql+psycopg://postgres@127.0.0.1:5432/load --redis-url redis://127.0.0.1:6379/15
 """
 
 from __future__ import annotations
@@ -145,11 +154,17 @@ TABLES_PER_OWNER = 10
 the bench keeps every per-session limit on, so the tables are made by as many owners as that takes."""
 
 
-async def setup(base: str, n_tables: int, game: str, config: dict[str, Any],
-                room: dict[str, float]) -> tuple[list[str], list[str]]:
+LONG = {"shuiyu": {"rounds": 10000}, "huashui": {"hands": 64}, "shengji": {}, "weimaque": {}}
+"""Rule options that keep a match going through the measured phase."""
+
+
+async def setup(bases: list[str], n_tables: int, games: list[tuple[str, dict[str, Any]]]
+                ) -> tuple[list[str], list[str]]:
     """Four players, ``n_tables`` tables with all four seated, started (made by ``TABLES_PER_OWNER`` each of
-    further guest sessions); ``room``: the tables' room options (the pause between hands)."""
+    further guest sessions); table i is made at ``bases[i % len(bases)]`` and is of ``games[i % len(games)]``."""
     limits = httpx.Limits(max_connections=32)
+    base = bases[0]
+    workers = [httpx.AsyncClient(base_url=b, timeout=60, limits=limits) for b in bases]
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         tokens = []
         for i in range(4):
@@ -165,29 +180,36 @@ async def setup(base: str, n_tables: int, game: str, config: dict[str, Any],
         sem = asyncio.Semaphore(32)
 
         async def one(i: int) -> str:
+            at = workers[i % len(workers)]
+            game, config = games[i % len(games)]
             async with sem:
-                r = await post(http, "/api/tables", {"game": game, "config": config, "turn_seconds": 0,
-                                                     "claim_seconds": 0, **room}, owners[i // TABLES_PER_OWNER])
+                r = await post(at, "/api/tables", {"game": game, "config": config, "turn_seconds": 0,
+                                                   "claim_seconds": 0}, owners[i // TABLES_PER_OWNER])
                 tid: str = r.json()["id"]
                 for seat in range(4):
-                    await post(http, f"/api/tables/{tid}/sit", {"seat": seat}, auth[seat])
+                    await post(at, f"/api/tables/{tid}/sit", {"seat": seat}, auth[seat])
                 return tid
 
-        tids = await asyncio.gather(*(one(i) for i in range(n_tables)))
+        try:
+            tids = await asyncio.gather(*(one(i) for i in range(n_tables)))
+        finally:
+            for w in workers:
+                await w.aclose()
         return list(tids), tokens
 
 
-async def drive(port: int, tids: list[str], tokens: list[str], base: str, duration: float, rate: float,
-                seed: int, on_load: Callable[[], None]) -> dict[str, Any]:
+async def drive(ports: list[int], tids: list[str], tokens: list[str], bases: list[str], duration: float,
+                rate: float, seed: int, on_load: Callable[[], None]) -> dict[str, Any]:
     rng = random.Random(seed)
     tables: list[list[Client]] = []
     readers: list[asyncio.Task[None]] = []
     t_open = time.perf_counter()
     sem = asyncio.Semaphore(64)
 
-    async def open_table(tid: str) -> list[Client]:
+    async def open_table(i: int, tid: str) -> list[Client]:
         out = []
         for seat in range(4):
+            port = ports[(i + seat) % len(ports)]  # with several workers, some seats are relayed to the owner
             async with sem:
                 ws = await connect(f"ws://127.0.0.1:{port}/ws/tables/{tid}?token={tokens[seat]}",
                                    max_size=2**20, open_timeout=60, ping_interval=None)
@@ -196,16 +218,21 @@ async def drive(port: int, tids: list[str], tokens: list[str], base: str, durati
             out.append(c)
         return out
 
-    tables = list(await asyncio.gather(*(open_table(t) for t in tids)))
+    tables = list(await asyncio.gather(*(open_table(i, t) for i, t in enumerate(tids))))
     opened = time.perf_counter() - t_open
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=httpx.Limits(max_connections=32)) as http:
+    https = [httpx.AsyncClient(base_url=b, timeout=60, limits=httpx.Limits(max_connections=32)) for b in bases]
+    try:
         sem2 = asyncio.Semaphore(32)
 
-        async def start(tid: str) -> None:
+        async def start(i: int, tid: str) -> None:
             async with sem2:
-                await post(http, f"/api/tables/{tid}/start", {}, {"Authorization": f"Bearer {tokens[0]}"})
+                await post(https[i % len(https)], f"/api/tables/{tid}/start", {},
+                           {"Authorization": f"Bearer {tokens[0]}"})
 
-        await asyncio.gather(*(start(t) for t in tids))
+        await asyncio.gather(*(start(i, t) for i, t in enumerate(tids)))
+    finally:
+        for h in https:
+            await h.aclose()
     await asyncio.sleep(1.0)  # let the start snapshots arrive
     # The load generator holds 4,000 sockets too: keep its own full garbage collections (hundreds of ms with
     # this many objects) out of the latencies it measures, as `paiju serve` does for itself.
@@ -217,10 +244,11 @@ async def drive(port: int, tids: list[str], tokens: list[str], base: str, durati
     latencies: list[float] = []
     failures = 0
     finished_tables = 0
+    closed_tables = 0
     stop_at = time.perf_counter() + duration
 
     async def table_loop(clients: list[Client], r: random.Random) -> None:
-        nonlocal failures, finished_tables
+        nonlocal failures, finished_tables, closed_tables
         await asyncio.sleep(r.random() / rate)  # random phase
         next_at = time.perf_counter()
         while time.perf_counter() < stop_at:
@@ -240,7 +268,11 @@ async def drive(port: int, tids: list[str], tokens: list[str], base: str, durati
                 c.waiters[want] = fut
                 c.raw = None
                 t0 = time.perf_counter()
-                await c.ws.send(json.dumps({"type": "act", "action": action}))
+                try:
+                    await c.ws.send(json.dumps({"type": "act", "action": action}))
+                except Exception:  # closed by the server (4503: the table moved to another worker)
+                    closed_tables += 1
+                    return
                 try:
                     t1 = await asyncio.wait_for(fut, 10)
                     latencies.append(t1 - t0)
@@ -259,7 +291,8 @@ async def drive(port: int, tids: list[str], tokens: list[str], base: str, durati
     received = sum(c.received for cl in tables for c in cl)
     errors = sum(c.errors for cl in tables for c in cl)
     return {"latencies": latencies, "failures": failures, "elapsed": elapsed, "open_seconds": opened,
-            "received": received, "errors": errors, "finished_tables": finished_tables}
+            "received": received, "errors": errors, "finished_tables": finished_tables,
+            "closed_tables": closed_tables}
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -277,109 +310,148 @@ def main() -> None:
     ap.add_argument("--game", default="shuiyu")
     ap.add_argument("--option", "-o", action="append", default=[], help="rule option key=JSON")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--server-src", default=None, metavar="DIR",
-                    help="serve from another checkout's src/ (an older revision's worktree) to compare revisions "
-                         "under the same load, interleaved")
-    ap.add_argument("--next-hand-seconds", type=float, default=0.0,
-                    help="the tables' pause between hands (default 0: these clients never press continue, and "
-                         "the bench measures play, as it did before the pause existed)")
     ap.add_argument("--database-url", default=None, help="default: SQLite in a temporary data dir")
     ap.add_argument("--deflate", action="store_true", help="serve with permessage-deflate (off by default)")
     ap.add_argument("--ws", default="auto", choices=["auto", "websockets-sansio", "websockets", "wsproto"],
                     help="the server's websocket implementation (uvicorn's --ws)")
     ap.add_argument("--py-spy", default=None, metavar="FILE",
                     help="profile the server with py-spy during the load (collapsed stacks to FILE)")
+    ap.add_argument("--server-src", default=None, metavar="DIR",
+                    help="serve from another checkout's src/ (an older revision's worktree) to compare revisions "
+                         "under the same load, interleaved")
+    ap.add_argument("--next-hand-seconds", type=float, default=0.0,
+                    help="the room's pause between hands (default 0: these clients never press continue, and "
+                         "the bench measures play, as it did before the pause existed)")
+    ap.add_argument("--workers", type=int, default=1, help="card-room processes of one room (needs --redis-url)")
+    ap.add_argument("--redis-url", default=None, help="serve through Redis (cluster.py); needs a PostgreSQL URL")
+    ap.add_argument("--mix", action="store_true", help="the four games in turn instead of --game")
     args = ap.parse_args()
-    if not 1 <= args.tables <= 2000 or not 1 <= args.duration <= 600:
-        sys.exit("keep it bounded: 1..2000 tables, 1..600 seconds")
-    config: dict[str, Any] = {"rounds": 10000} if args.game == "shuiyu" else {}
+    if not 1 <= args.tables <= 2000 or not 1 <= args.duration <= 600 or not 1 <= args.workers <= 8:
+        sys.exit("keep it bounded: 1..2000 tables, 1..600 seconds, 1..8 workers")
+    if (args.workers > 1 or args.redis_url) and not (args.redis_url and (args.database_url or "").startswith(
+            "postgresql")):
+        sys.exit("--workers needs --redis-url and a PostgreSQL --database-url")
+    options: dict[str, Any] = {}
     for item in args.option:
         k, _, v = item.partition("=")
-        config[k] = json.loads(v)
+        options[k] = json.loads(v)
+    names = ["shuiyu", "huashui", "shengji", "weimaque"] if args.mix else [args.game]
+    games = [(g, {**LONG.get(g, {}), **options}) for g in names]
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * args.tables + 1024)), hard))
     data = Path(tempfile.mkdtemp(prefix="paiju-load-"))
-    port = free_port()
+    paiju = ROOT / ".venv/bin/paiju"
+    if not paiju.exists():  # a worktree: the interpreter's own
+        paiju = Path(sys.executable).with_name("paiju")
     env = dict(os.environ)
     if args.server_src:  # another checkout's server (e.g. a worktree of an older revision), same venv
         env["PYTHONPATH"] = str(Path(args.server_src).resolve())
-    cmd = [str(ROOT / ".venv/bin/paiju"), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir",
-           str(data), "--turn-seconds", "0", "--claim-seconds", "0", "--grace-seconds", "600",
-           "--log-level", "warning"]
     # the options this server knows (an older revision lacks some); wide, so Rich does not cut their names
-    known = subprocess.run([*cmd[:2], "--help"], env={**env, "COLUMNS": "400", "TERM": "dumb"},
+    known = subprocess.run([str(paiju), "serve", "--help"], env={**env, "COLUMNS": "400", "TERM": "dumb"},
                            capture_output=True, text=True).stdout
-    if "--address-limit-factor" in known:
-        # every limit stays on, but this bench's 4,000 clients share one loopback address: the per-address
-        # limits (sessions, tables, lobby reads, connections) are raised a hundredfold (docs/server.md)
-        cmd += ["--address-limit-factor", "100"]
-    if args.database_url:
-        cmd += ["--database-url", args.database_url]
-    cmd.append("--ws-deflate" if args.deflate else "--no-ws-deflate")
-    if args.ws != "auto":
-        cmd += ["--ws", args.ws]
-    log_path = data / "server.log"
-    log_file = log_path.open("wb")
-    server = subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{port}"
+    if args.redis_url:
+        env.update(PAIJU_SECRET_KEY=env.get("PAIJU_SECRET_KEY") or "bench-load-key",
+                   PAIJU_REDIS_PREFIX=f"paiju-load-{os.getpid()}")
+    ports = [free_port() for _ in range(args.workers)]
+    servers: list[subprocess.Popen[bytes]] = []
+    log_files = []
+    log_path = data / "server-0.log"
+    for n, port in enumerate(ports):
+        cmd = [str(paiju), "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir",
+               str(data), "--turn-seconds", "0", "--claim-seconds", "0", "--grace-seconds", "600",
+               "--log-level", "warning"]
+        if "--address-limit-factor" in known:
+            # every limit stays on, but this bench's 4,000 clients share one loopback address: the per-address
+            # limits (sessions, tables, lobby reads, connections) are raised a hundredfold (docs/server.md)
+            cmd += ["--address-limit-factor", "100"]
+        if "--next-hand-seconds" in known:  # these clients never press continue: no pause between hands
+            cmd += ["--next-hand-seconds", str(args.next_hand_seconds)]
+        if args.mix:  # no pause the clients would wait out (the claim pause, the deal's pace)
+            cmd += ["--claim-pause", "0", "--pace-seconds", "0"]
+        if args.database_url:
+            cmd += ["--database-url", args.database_url]
+        if args.redis_url:
+            cmd += ["--redis-url", args.redis_url]
+        cmd.append("--ws-deflate" if args.deflate else "--no-ws-deflate")
+        if args.ws != "auto":
+            cmd += ["--ws", args.ws]
+        log_files.append((data / f"server-{n}.log").open("wb"))
+        servers.append(subprocess.Popen(cmd, stdout=log_files[-1], stderr=subprocess.STDOUT, env=env))
+    server = servers[0]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    ready = "/healthz" if "--redis-url" in known else "/api/games"  # an older server has no /healthz
     try:
-        for _ in range(300):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(base + "/api/games", timeout=1).status_code == 200:
-                    break
-            if server.poll() is not None:
-                sys.exit(f"server exited: {log_path.read_text(errors='replace')[-3000:]}")
-            time.sleep(0.1)
+        for base, srv in zip(bases, servers, strict=True):
+            for _ in range(300):
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(base + ready, timeout=1).status_code == 200:
+                        break
+                if srv.poll() is not None:
+                    sys.exit(f"server exited: {log_path.read_text(errors='replace')[-3000:]}")
+                time.sleep(0.1)
         t_setup = time.perf_counter()
-        tids, tokens = asyncio.run(setup(base, args.tables, args.game, config,
-                                                {"next_hand_seconds": args.next_hand_seconds}
-                                                if "--next-hand-seconds" in known else {}))
+        tids, tokens = asyncio.run(setup(bases, args.tables, games))
         setup_s = time.perf_counter() - t_setup
         marks: dict[str, float] = {}
+        per_worker: dict[int, float] = {}
         spies: list[subprocess.Popen[bytes]] = []
         threads_at_start: dict[int, float] = {}
 
         def on_load() -> None:
             """The measured phase starts: every socket open, every table started."""
-            threads_at_start.update(thread_cpu(server.pid))
-            marks.update(server=cpu_seconds(server.pid), server_sys=cpu_split(server.pid)[1],
+            for srv in servers:  # each worker's event-loop thread (its id is the process id)
+                threads_at_start[srv.pid] = thread_cpu(srv.pid).get(srv.pid, 0.0)
+            per_worker.update({s.pid: cpu_seconds(s.pid) for s in servers})
+            marks.update(server=sum(per_worker.values()), server_sys=sum(cpu_split(s.pid)[1] for s in servers),
                          me=time.process_time(), wall=time.perf_counter(),
-                         server_wait=runqueue_wait(server.pid), me_wait=runqueue_wait(os.getpid()))
+                         server_wait=sum(runqueue_wait(s.pid) for s in servers),
+                         me_wait=runqueue_wait(os.getpid()))
             if args.py_spy:
                 spies.append(subprocess.Popen(
                     [str(ROOT / ".venv/bin/py-spy"), "record", "--nonblocking", "-p", str(server.pid), "-r", "50",
                      "-d", str(int(args.duration)), "-f", "raw", "-o", args.py_spy],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
-        res = asyncio.run(drive(port, tids, tokens, base, args.duration, args.rate, args.seed, on_load))
+        res = asyncio.run(drive(ports, tids, tokens, bases, args.duration, args.rate, args.seed, on_load))
         wall = time.perf_counter() - marks["wall"]
-        cpu_server = cpu_seconds(server.pid) - marks["server"]
-        sys_server = cpu_split(server.pid)[1] - marks["server_sys"]
-        threads = thread_cpu(server.pid)
-        loop_thread = threads.get(server.pid, 0.0) - threads_at_start.get(server.pid, 0.0)
+        worker_cpu = [cpu_seconds(s.pid) - per_worker[s.pid] for s in servers]
+        cpu_server = sum(worker_cpu)
+        sys_server = sum(cpu_split(s.pid)[1] for s in servers) - marks["server_sys"]
+        loop_thread = sum(thread_cpu(srv.pid).get(srv.pid, 0.0) - threads_at_start.get(srv.pid, 0.0)
+                          for srv in servers)
         cpu_self = time.process_time() - marks["me"]
-        wait_server = runqueue_wait(server.pid) - marks["server_wait"]
+        wait_server = sum(runqueue_wait(s.pid) for s in servers) - marks["server_wait"]
         wait_self = runqueue_wait(os.getpid()) - marks["me_wait"]
-        server_rss = rss_mb(server.pid)
+        worker_rss = [rss_mb(s.pid) for s in servers]
+        server_rss = sum(worker_rss)
         for spy in spies:
             spy.wait(60)
     except BaseException:
-        log_file.flush()
+        for f in log_files:
+            f.flush()
         print(f"server log (last lines):\n{log_path.read_text(errors='replace')[-3000:]}", file=sys.stderr)
         raise
     finally:
-        server.terminate()
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log_file.close()
+        for srv in servers:
+            srv.terminate()
+        for srv in servers:
+            try:
+                srv.wait(20)
+            except subprocess.TimeoutExpired:
+                srv.kill()
+                srv.wait()
+        for f in log_files:
+            f.close()
+        warnings = [sum(" WARNING " in line for line in (data / f"server-{n}.log").read_text(errors="replace")
+                        .splitlines()) for n in range(len(servers))]
+        for n in range(len(servers)):  # what the workers said, for the reader of the report
+            shutil.copy(data / f"server-{n}.log", Path(tempfile.gettempdir()) / f"paiju-load-server-{n}.log")
         shutil.rmtree(data, ignore_errors=True)
     lat = res["latencies"]
     report = {
-        "game": args.game, "ws": args.ws, "deflate": args.deflate, "tables": args.tables, "sockets": 4 * args.tables,
+        "game": "mix" if args.mix else args.game, "workers": args.workers, "ws": args.ws, "deflate": args.deflate,
+        "tables": args.tables, "sockets": 4 * args.tables,
         "rate_per_table": args.rate,
         "duration_s": round(res["elapsed"], 1), "actions": len(lat),
         "actions_per_s": round(len(lat) / res["elapsed"], 1),
@@ -388,6 +460,7 @@ def main() -> None:
         "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else None,
         "timeouts_or_errors": res["failures"], "error_messages": res["errors"],
         "messages_received": res["received"], "tables_finished": res["finished_tables"],
+        "tables_closed_by_server": res["closed_tables"], "worker_warnings": warnings,
         "setup_s": round(setup_s, 1), "connect_s": round(res["open_seconds"], 1),
         "server_cpu_pct": round(100 * cpu_server / wall, 1),
         "server_cpu_ms_per_action": round(1000 * cpu_server / max(1, len(lat)), 3),
@@ -398,6 +471,9 @@ def main() -> None:
         "server_waiting_for_cpu_pct": round(100 * wait_server / wall, 1),
         "loadgen_waiting_for_cpu_pct": round(100 * wait_self / wall, 1),
         "server_rss_mb": round(server_rss),
+        "worker_cpu_ms_per_action": [round(1000 * c / max(1, len(lat)) * len(servers), 3) for c in worker_cpu],
+        "worker_cpu_pct": [round(100 * c / wall, 1) for c in worker_cpu],
+        "worker_rss_mb": [round(r) for r in worker_rss],
         "load_average_1m": round(os.getloadavg()[0], 1),
     }
     print(json.dumps(report, ensure_ascii=False))

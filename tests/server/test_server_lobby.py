@@ -150,3 +150,13 @@ def test_pages_are_served(server: LiveServer) -> None:
         r = http.get(path)
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
         assert "牌局" in r.text
+
+
+def test_one_process_is_always_healthy_and_owns_every_table(server: LiveServer) -> None:
+    """Without --redis-url the health check only says the process serves (cluster.py's no-op)."""
+    p = server.client("健康")
+    p.ok("/api/tables", {"game": "toy"})
+    r = p.http.get("/healthz")
+    assert r.status_code == 200
+    assert r.json() == {"ok": True, "worker": "local", "tables": 1}
+    assert server.room.tables and all(t.row.owner_epoch is None for t in server.room.tables.values())

@@ -80,6 +80,8 @@ class SessionStore:
         self.ttl = settings.session_days * 86400.0
         self.legacy = Sessions(settings.signing_key())
         self._cache: dict[str, _Cached] = {}
+        self.announce: Callable[[str], None] = lambda _news: None
+        """Tells the other workers of a revocation, so their caches forget it at once (cluster.py)."""
 
     def _now(self) -> float:
         return self.settings.clock()
@@ -147,6 +149,7 @@ class SessionStore:
     async def revoke(self, token: str) -> None:
         key = token_hash(token)
         self._cache.pop(key, None)
+        self.announce(f"K{key}")
         legacy_pid = self.legacy.player_id(token) if "." in token else None
         now = self._now()
 
@@ -160,9 +163,7 @@ class SessionStore:
     async def revoke_all(self, player_id: str, keep: str | None = None) -> None:
         """End every session of the player (and its old signed tokens), except ``keep``'s."""
         keep_key = token_hash(keep) if keep else None
-        for key, hit in list(self._cache.items()):
-            if hit.player_id == player_id and key != keep_key:
-                del self._cache[key]
+        self.forget(player_id, keep_key)
         now = self._now()
 
         def job(c: Connection) -> None:
@@ -173,6 +174,21 @@ class SessionStore:
             c.execute(update(players).where(players.c.id == player_id).values(revoked_before=now))
 
         await self.db.run(job)
+        self.announce(f"P{player_id}\n{keep_key or ''}")  # after the commit: a worker that rechecks sees it
+
+    def forget(self, player_id: str, keep_key: str | None = None) -> None:
+        """Drop the cached checks of the player's sessions (but ``keep_key``'s)."""
+        for key, hit in list(self._cache.items()):
+            if hit.player_id == player_id and key != keep_key:
+                del self._cache[key]
+
+    def heard(self, news: str) -> None:
+        """Another worker revoked sessions: forget what we cached of them."""
+        if news.startswith("K"):
+            self._cache.pop(news[1:], None)
+        elif news.startswith("P"):
+            pid, _, keep = news[1:].partition("\n")
+            self.forget(pid, keep or None)
 
 
 @dataclass(frozen=True)

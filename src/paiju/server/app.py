@@ -32,6 +32,7 @@ from . import routes_friends, routes_history, routes_host, routes_players, scori
 from . import storage as st
 from .accounts import Accounts, SessionStore
 from .auth import Player, clean_nickname
+from .cluster import Cluster, Command, RedisCluster, Relayed
 from .errors import ErrorCode, RoomError
 from .guard import DB_ERRORS, Guard, db_unavailable
 from .handlers import (
@@ -89,6 +90,17 @@ async def index(request: Request) -> Response:
     if page.is_file():
         return FileResponse(page, media_type="text/html")
     return HTMLResponse(PLACEHOLDER)
+
+
+async def healthz(request: Request) -> Response:
+    """Whether this worker can serve (a proxy's health check): 503 while it starts, stops or has lost its lease."""
+    room = getattr(request.app.state, "room", None)
+    if room is None:
+        return JSONResponse({"ok": False, "why": "starting"}, status_code=503)
+    cluster = room.cluster
+    ok = cluster.healthy
+    return JSONResponse({"ok": ok, "worker": cluster.worker_id, "tables": len(room.tables)},
+                        status_code=200 if ok else 503)
 
 
 # ---- players ---------------------------------------------------------------------------------------------
@@ -201,7 +213,12 @@ async def list_tables(request: Request) -> Response:
     if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= LOBBY_PAGE:
         raise RoomError(ErrorCode.BAD_OPTION, f"limit must be 1 to {LOBBY_PAGE}", 422,
                         zh=f"limit 应为 1 到 {LOBBY_PAGE}")
-    tables, last = room_of(request).lobby_page(after, int(raw_limit), q.get("game"))
+    room = room_of(request)
+    if room.cluster.enabled:  # every worker's tables, as their owners last wrote them
+        texts, last = await room.cluster.lobby_page(after, int(raw_limit), q.get("game"))  # type: ignore[attr-defined]
+        nxt = "null" if last is None else dumps(_cursor(last))
+        return Response(f'{{"tables":[{",".join(texts)}],"next":{nxt}}}', media_type="application/json")
+    tables, last = room.lobby_page(after, int(raw_limit), q.get("game"))
     body = dumps({"tables": [t.info() for t in tables], "next": None if last is None else _cursor(last)})
     return Response(body, media_type="application/json")  # orjson: a page of 50 tables is ~40 KB
 
@@ -246,7 +263,11 @@ async def create_table(request: Request) -> Response:
 @api
 async def get_table(request: Request) -> Response:
     player = await current_player(request)
-    table = await room_of(request).get_or_load(request.path_params["table_id"])
+    room, tid = room_of(request), request.path_params["table_id"]
+    if room.cluster.enabled and tid not in room.tables and await room.cluster.owner_of(tid):  # type: ignore[attr-defined]
+        info = await room.cluster.call(tid, "info", player, {"invite": request.query_params.get("invite")})  # type: ignore[attr-defined]
+        return JSONResponse(info)
+    table = await room.get_or_load(tid)
     table.check_invite(player, request.query_params.get("invite"))
     return JSONResponse(table.info(for_player=player))
 
@@ -288,6 +309,12 @@ def seat_command(name: str, command: SeatCommand) -> Handler:
 
     async def handler(request: Request) -> Response:
         data = await body_of(request)
+        room, tid = room_of(request), request.path_params["table_id"]
+        if room.cluster.enabled and tid not in room.tables:  # the table's owner runs it
+            player = await require_player(request)
+            if "invite" not in data and request.query_params.get("invite"):
+                data = {**data, "invite": request.query_params.get("invite")}
+            return JSONResponse(await room.cluster.call(tid, name, player, data))  # type: ignore[attr-defined]
         player, table = await _table_for(request, data)
         await command(player, table, data)
         return JSONResponse(table.info(for_player=player))
@@ -301,6 +328,15 @@ leave = seat_command("leave", lambda player, table, data: table.leave(player))
 add_bots = seat_command("add_bots", lambda player, table, data: table.fill_bots(player))
 remove_bot = seat_command("remove_bot", lambda player, table, data: table.remove_bot(player, _seat_number(data)))
 start = seat_command("start", lambda player, table, data: table.start(player))
+
+SEAT_COMMANDS: dict[str, Command] = {
+    "sit": lambda player, table, data: table.sit(player, _seat_number(data)),
+    "leave": lambda player, table, data: table.leave(player),
+    "add_bots": lambda player, table, data: table.fill_bots(player),
+    "remove_bot": lambda player, table, data: table.remove_bot(player, _seat_number(data)),
+    "start": lambda player, table, data: table.start(player),
+}
+"""What another worker may ask the owner of a table to do (cluster.py's calls)."""
 
 
 # ---- play ----------------------------------------------------------------------------------------------
@@ -336,9 +372,22 @@ async def table_socket(ws: WebSocket) -> None:
         log.warning("database unavailable for websocket %s: %s", ws.url.path, str(e).splitlines()[0][:200])
         await _refuse_socket(ws, db_unavailable(), CLOSE_UNAVAILABLE)
         return
+    tid = ws.path_params["table_id"]
+    owner: str | None = None
+    if room.cluster.enabled and tid not in room.tables:
+        cluster: RedisCluster = room.cluster  # type: ignore[assignment]
+        owner = await cluster.owner_of(tid)
+        if owner is None and await cluster.claim(tid):  # nobody has it: it is ours now
+            owner = cluster.worker_id
+        if owner is None and tid not in room.tables and await room.store.table(tid) is not None:
+            await _refuse_socket(ws, RoomError(ErrorCode.OWNER_UNAVAILABLE, "this table is moving to another "
+                                               "worker; connect again", 503, zh="这张牌桌正在换服务器，请重新连接"),
+                                 CLOSE_UNAVAILABLE)
+            return
     try:
-        table = room.get(ws.path_params["table_id"])
-        table.check_invite(player, ws.query_params.get("invite"))
+        table = room.get(tid) if owner is None or owner == room.cluster.worker_id else None
+        if table is not None:
+            table.check_invite(player, ws.query_params.get("invite"))
     except RoomError as e:
         await ws.close(code=4404 if e.status == 404 else 4403, reason=e.message[:120])
         return
@@ -349,13 +398,14 @@ async def table_socket(ws: WebSocket) -> None:
         await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address",
                                            429, zh="来自你的地址的连接太多"), CLOSE_RATE_LIMITED)
         return
-    if table.seat_of(player) is None and table.spectators() >= settings.watchers_per_table:
+    if table is not None and table.seat_of(player) is None and table.spectators() >= settings.watchers_per_table:
         await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_WATCHERS, "this table has as many spectators as it "
                                            "takes", 429, zh="这张桌的旁观人数已满"), CLOSE_RATE_LIMITED)
         return
     open_sockets[address] = open_sockets.get(address, 0) + 1
     try:
-        await _serve_socket(ws, table, player, settings, address)
+        await _serve_socket(ws, table, player, settings, address,
+                            None if owner is None or table is not None else (owner, tid))
     finally:
         left = open_sockets.get(address, 1) - 1
         if left > 0:
@@ -364,12 +414,19 @@ async def table_socket(ws: WebSocket) -> None:
             open_sockets.pop(address, None)
 
 
-async def _serve_socket(ws: WebSocket, table: CardTable, player: Player | None, settings: Settings,
-                        address: str) -> None:
+async def _serve_socket(ws: WebSocket, table: CardTable | None, player: Player | None, settings: Settings,
+                        address: str, remote: tuple[str, str] | None = None) -> None:
+    """One client's socket: to a table of ours, or (``remote``: owner, table id) relayed to its owner."""
     await ws.accept()
     conn = Conn(ws, player, settings.send_queue_limit)
     pump = asyncio.get_running_loop().create_task(conn.pump())
-    await table.attach(conn)
+    relay: Relayed | None = None
+    if table is not None:
+        await table.attach(conn)
+    else:
+        assert remote is not None
+        relay = Relayed(room_of(ws).cluster, remote[0], remote[1], conn)  # type: ignore[arg-type]
+        relay.attach(ws.query_params.get("invite"))
     # "ws_messages_per_second with bursts of ws_message_burst": a sliding window of burst / rate seconds
     budget = Throttle(settings.ws_message_burst, settings.ws_message_burst / settings.ws_messages_per_second,
                       settings.clock)
@@ -400,11 +457,19 @@ async def _serve_socket(ws: WebSocket, table: CardTable, player: Player | None, 
             if text is None:
                 conn.send(_bad_message("send JSON text frames, not binary", "请发送 JSON 文本帧，不要发二进制"))
                 continue
-            await _handle(table, conn, text, ws.app.state.talk, settings.max_json_depth)
+            if relay is not None:
+                relay.forward(text)
+            else:
+                assert table is not None
+                await _handle(table, conn, text, ws.app.state.talk, settings.max_json_depth)
     except WebSocketDisconnect:
         pass
     finally:
-        await table.detach(conn)
+        if relay is not None:
+            relay.detach()
+        else:
+            assert table is not None
+            await table.detach(conn)
         conn.close()
         await pump
 
@@ -519,7 +584,11 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         await asyncio.to_thread(st.migrate, engine)
         db = st.Database(engine)
         room = Room(settings, db, bot_factory or default_bot_factory)
-        rows = await asyncio.to_thread(db.run_now, lambda c: st.load_tables(c, unfinished=True))
+        cluster = room.cluster = Cluster() if settings.redis_url is None else \
+            RedisCluster(settings.redis_url, settings.redis_prefix, settings.lease_seconds)
+        # with other workers, a table is rebuilt by whoever takes it over (cluster.start), not by every worker
+        rows = [] if cluster.enabled else \
+            await asyncio.to_thread(db.run_now, lambda c: st.load_tables(c, unfinished=True))
         db.start()
         app.state.settings = settings
         app.state.limits = Limits(
@@ -532,6 +601,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         app.state.ws_by_address = Throttle(
             settings.per_address(settings.ws_messages_per_second_per_address * 2.0), 2.0, settings.clock)
         app.state.sessions = store = SessionStore(db, settings)
+        if isinstance(cluster, RedisCluster):  # a logout or ban at one worker holds at every worker at once
+            store.announce, cluster.on_news = cluster.announce, store.heard
         app.state.accounts = accounts = Accounts(db, settings, store, routes_players.forgetter(room))
         await accounts.warm_up()
         app.state.room = room
@@ -542,6 +613,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         app.state.quick = quick = QuickMatch(room)
         app.state.talk = Talk(settings)
         await room.restore(rows)
+        await cluster.start(room, lambda table, conn, text: _handle(table, conn, text, app.state.talk,
+                                                                    settings.max_json_depth), SEAT_COMMANDS)
         booking = asyncio.get_running_loop().create_task(routes_history.book_pending(room))
         expiring = asyncio.get_running_loop().create_task(room.expire_forever())
         gc_task = asyncio.get_running_loop().create_task(_gc_policy(settings.gc_full_every_seconds)) \
@@ -558,13 +631,16 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
                 with contextlib.suppress(asyncio.CancelledError):
                     await gc_task
                 gc.unfreeze()
+            await cluster.stop()
             quick.close()
             room.close()
             await asyncio.to_thread(db.stop)
+            await cluster.release()  # every write has committed: the others may take the tables now
             engine.dispose()
 
     routes: list[Route | WebSocketRoute | Mount] = [
         Route("/", index),
+        Route("/healthz", healthz),
         Route("/t/{table_id}", index),
         *[Route(path, index) for path in routes_history.PAGES],
         *[Route(path, index) for path in routes_friends.PAGES],

@@ -40,6 +40,14 @@ def register(app: typer.Typer) -> None:
         database_url: Annotated[str | None, typer.Option(
             help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db (default: SQLite in the data dir)",
             envvar="PAIJU_DATABASE_URL")] = None,
+        redis_url: Annotated[str | None, typer.Option(
+            help="several workers serve one room: this Redis (redis://host:6379/0) with a PostgreSQL "
+                 "--database-url and a shared PAIJU_SECRET_KEY (docs/server.md, \"Several workers\")",
+            envvar="PAIJU_REDIS_URL")] = None,
+        redis_prefix: Annotated[str, typer.Option(help="prefix of this room's Redis keys",
+                                                  envvar="PAIJU_REDIS_PREFIX")] = "paiju",
+        lease_seconds: Annotated[float, typer.Option(
+            help="with --redis-url: a worker silent this long loses its tables to the others")] = 5.0,
         turn_seconds: Annotated[float, typer.Option(help="default turn window")] = 20.0,
         claim_seconds: Annotated[float, typer.Option(help="default claim window")] = 10.0,
         grace_seconds: Annotated[float, typer.Option(help="disconnection allowed before a bot takes over")] = 60.0,
@@ -89,7 +97,14 @@ def register(app: typer.Typer) -> None:
             logging.getLogger("alembic").setLevel(logging.WARNING)
         for name in ("uvicorn.error", "uvicorn.access"):
             logging.getLogger(name).addFilter(RedactTokens())
-        settings = Settings(data_dir=data_dir, database_url=database_url,
+        if redis_url and not (database_url or "").startswith("postgresql"):
+            raise typer.BadParameter("--redis-url needs a PostgreSQL --database-url (one SQLite file serves one "
+                                     "process)", param_hint="--redis-url")
+        if redis_url and not os.environ.get("PAIJU_SECRET_KEY"):
+            raise typer.BadParameter("--redis-url needs PAIJU_SECRET_KEY, the same for every worker",
+                                     param_hint="--redis-url")
+        settings = Settings(data_dir=data_dir, database_url=database_url, redis_url=redis_url or None,
+                            redis_prefix=redis_prefix, lease_seconds=lease_seconds,
                             secret_key=os.environ.get("PAIJU_SECRET_KEY") or None, turn_seconds=turn_seconds,
                             claim_seconds=claim_seconds, grace_seconds=grace_seconds,
                             pace_seconds=pace_seconds, next_hand_seconds=next_hand_seconds, claim_pause=claim_pause,

@@ -62,6 +62,7 @@ class ErrorCode(StrEnum):
     BAD_MESSAGE = "bad_message"
     UNKNOWN_TYPE = "unknown_type"
     SERVER_ERROR = "server_error"
+    OWNER_UNAVAILABLE = "owner_unavailable"
     # friends and hosts (issue 14)
     NO_ROOM = "no_room"
     TABLE_CLOSED = "table_closed"
@@ -126,6 +127,8 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.BAD_MESSAGE: ("消息有误", "Bad message"),
     ErrorCode.UNKNOWN_TYPE: ("不认识的消息类型", "Unknown message type"),
     ErrorCode.SERVER_ERROR: ("服务器出错", "Server error"),
+    ErrorCode.OWNER_UNAVAILABLE: ("这张牌桌正在换服务器，请稍后重试",
+                                  "This table is moving to another worker: try again"),
     ErrorCode.NO_ROOM: ("没有这个房号", "No table has that number"),
     ErrorCode.TABLE_CLOSED: ("这张牌桌已被管理员关闭", "A host has closed this table"),
     ErrorCode.UNKNOWN_PHRASE: ("没有这句快捷语", "No such quick phrase"),

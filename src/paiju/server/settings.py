@@ -122,6 +122,12 @@ class Settings:
     again (0: never)."""
     db_busy_seconds: float = 5.0
     """How long a write waits for a SQLite file locked by another process before it fails (then 503)."""
+    redis_url: str | None = None
+    """Several workers serve one room through this Redis (cluster.py) and one PostgreSQL; None: one process."""
+    redis_prefix: str = "paiju"
+    """The Redis keys' prefix (two rooms on one Redis, or tests)."""
+    lease_seconds: float = 5.0
+    """A worker's lease on its tables: a worker silent this long loses them to the others."""
 
     def per_address(self, limit: float) -> int:
         """A per-address limit as raised by ``address_limit_factor``."""

@@ -84,6 +84,7 @@ card_tables = Table(
     Column("result", Text, nullable=True),
     Column("options", Text, nullable=True),  # the room's options for this table (pace, next hand), JSON
     Column("number", String(6), nullable=True),  # the room number (房号, numbers.py); a rematch keeps it
+    Column("owner_epoch", Integer, nullable=True),  # several workers (cluster.py): bumped at each takeover
     Index("ix_card_tables_status", "status"),
     Index("ix_card_tables_number", "number"),
 )
@@ -116,6 +117,7 @@ actions = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),
     Column("at", Float, nullable=False),
+    Column("epoch", Integer, nullable=True),  # the writer's owner epoch: PostgreSQL refuses a stale one (0005)
 )
 
 departures = Table(
@@ -169,6 +171,9 @@ class TableRow:
     a missing one takes the server's default."""
     number: str | None = None
     """The room number people type to join (6 digits), or None for tables made before numbers existed."""
+    owner_epoch: int | None = None
+    """Which takeover of the table this is, when several workers serve the room (cluster.py); None for a
+    table one process has always served: its writes are not fenced."""
 
 
 def make_engine(url: str, data_dir: Path | None = None, busy_seconds: float = 5.0) -> Engine:
@@ -191,14 +196,20 @@ def make_engine(url: str, data_dir: Path | None = None, busy_seconds: float = 5.
     return create_engine(url, pool_pre_ping=True)
 
 
+MIGRATION_LOCK = 0x7061696A75  # "paiju": the advisory lock key workers migrate under
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision."""
+    """Bring the schema to the newest Alembic revision.  On PostgreSQL under a transaction-scoped advisory
+    lock: when several workers start at once the first migrates, the others wait and then find nothing to do."""
     from alembic import command
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
@@ -225,7 +236,8 @@ def add_table(conn: Connection, t: TableRow) -> None:
         turn_seconds=t.turn_seconds, claim_seconds=t.claim_seconds, private=t.private, invite=t.invite,
         owner_id=t.owner_id, status=t.status, created_at=t.created_at,
         deadlines=_dump_deadlines(t.deadlines), **({"options": json.dumps(t.options)} if t.options else {}),
-        **({"number": t.number} if t.number is not None else {})))
+        **({"number": t.number} if t.number is not None else {}),
+        **({"owner_epoch": t.owner_epoch} if t.owner_epoch is not None else {})))
     conn.execute(insert(seats), [{"table_id": t.id, "seat": s.seat, "player_id": s.player_id, "bot": s.bot,
                                   "replaced": s.replaced} for s in t.seats])
 
@@ -301,7 +313,8 @@ def load_tables(conn: Connection, *, table_id: str | None = None, unfinished: bo
             finished_at=r["finished_at"],
             deadlines={int(k): float(v) for k, v in json.loads(r["deadlines"]).items()},
             result=None if r["result"] is None else json.loads(r["result"]),
-            options={} if r["options"] is None else json.loads(r["options"]), number=r["number"])
+            options={} if r["options"] is None else json.loads(r["options"]), number=r["number"],
+            owner_epoch=r["owner_epoch"])
         seat_q = (select(seats.c.seat, seats.c.player_id, seats.c.bot, seats.c.replaced, players.c.nickname)
                   .select_from(seats.outerjoin(players, seats.c.player_id == players.c.id))
                   .where(seats.c.table_id == t.id).order_by(seats.c.seat))
@@ -312,6 +325,49 @@ def load_tables(conn: Connection, *, table_id: str | None = None, unfinished: bo
         t.actions = [(a.seat, a.action, a.at) for a in conn.execute(act_q.order_by(actions.c.n))]
         out.append(t)
     return out
+
+
+FENCED = "paiju_fenced"
+"""In the error a stale owner's write gets (the trigger of migration 0005, or :func:`check_epoch`)."""
+
+
+class Fenced(Exception):
+    """This worker's epoch for a table is no longer the table's: another worker has taken it over."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"{FENCED}: table {table_id} has a newer owner")
+
+
+def is_fenced(e: BaseException) -> bool:
+    return isinstance(e, Fenced) or FENCED in str(e)
+
+
+def check_epoch(conn: Connection, table_id: str, epoch: int) -> None:
+    """Fail unless ``epoch`` is still the table's, and hold the row shared until this transaction commits, so a
+    takeover (an ``UPDATE`` of the row) waits for this write and every write after it fails."""
+    q = select(card_tables.c.owner_epoch).where(card_tables.c.id == table_id)
+    if conn.dialect.name == "postgresql":
+        q = q.with_for_update(read=True)
+    if conn.execute(q).scalar() != epoch:
+        raise Fenced(table_id)
+
+
+def take_over(conn: Connection, table_id: str) -> TableRow | None:
+    """A new owner epoch for the table, then the table as stored under it: every write of the previous owner
+    either committed before this (and is replayed) or fails after it."""
+    epoch = conn.execute(update(card_tables).where(card_tables.c.id == table_id,
+                                                   card_tables.c.status.in_(("waiting", "playing")))
+                         .values(owner_epoch=func.coalesce(card_tables.c.owner_epoch, 0) + 1)
+                         .returning(card_tables.c.owner_epoch)).scalar()
+    if epoch is None:
+        return None
+    rows = load_tables(conn, table_id=table_id)
+    return rows[0] if rows else None
+
+
+def unfinished_ids(conn: Connection) -> list[str]:
+    q = select(card_tables.c.id).where(card_tables.c.status.in_(("waiting", "playing")))
+    return [r.id for r in conn.execute(q.order_by(card_tables.c.created_at))]
 
 
 def load_departures(conn: Connection, table_id: str) -> list[dict[str, Any]]:

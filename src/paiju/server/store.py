@@ -90,14 +90,32 @@ class TableStore:
     def id(self) -> str:
         return self.row.id
 
+    def _fenced(self, job: Callable[[Connection], None]) -> Callable[[Connection], None]:
+        """``job``, first checking that this worker still owns the table (a table no worker fences: as is)."""
+        epoch, tid = self.row.owner_epoch, self.id
+        if epoch is None:
+            return job
+
+        def fenced(c: Connection) -> None:
+            st.check_epoch(c, tid, epoch)
+            job(c)
+
+        return fenced
+
+    def _action_row(self, move: Move) -> dict[str, Any]:
+        row = st.action_row(self.id, move.n, move.seat, move.action, move.at)
+        if self.row.owner_epoch is not None:
+            row["epoch"] = self.row.owner_epoch  # the database's trigger checks it (migration 0005)
+        return row
+
     async def start(self, at: float, deadlines: Mapping[int, float]) -> None:
         tid, stored = self.id, dict(deadlines)
-        await self.db.run(lambda c: st.set_status(c, tid, "playing", at, stored))
+        await self.db.run(self._fenced(lambda c: st.set_status(c, tid, "playing", at, stored)))
         self._deadlines = stored
 
     async def record_move(self, move: Move, deadlines: Mapping[int, float]) -> None:
         """A move of a match that goes on, with the deadlines it leaves."""
-        row = st.action_row(self.id, move.n, move.seat, move.action, move.at)
+        row = self._action_row(move)
         if deadlines == self._deadlines:  # the common case: one row, batched with other tables' moves
             await self.db.insert(st.actions, row)
             return
@@ -115,12 +133,12 @@ class TableStore:
         if deadlines == self._deadlines:
             return
         tid, stored = self.id, dict(deadlines)
-        await self.db.run(lambda c: st.set_deadlines(c, tid, stored))
+        await self.db.run(self._fenced(lambda c: st.set_deadlines(c, tid, stored)))
         self._deadlines = stored
 
     async def finish(self, move: Move, result: Any) -> None:
         """The match's last move and its end, in one transaction with the ``finished`` hooks."""
-        row = st.action_row(self.id, move.n, move.seat, move.action, move.at)
+        row = self._action_row(move)
         end = MatchEnd(self.row, [replace(s) for s in self.row.seats], move.at, result)
         hooks = list(self.hooks.finished)
 
@@ -136,7 +154,7 @@ class TableStore:
     async def close(self, at: float, why: dict[str, Any]) -> None:
         """A host closed the table (moderation.py): no result, no booking, never restored."""
         tid = self.id
-        await self.db.run(lambda c: st.close(c, tid, at, why))
+        await self.db.run(self._fenced(lambda c: st.close(c, tid, at, why)))
         self._deadlines = {}
 
     async def save_seats(self, seats: list[SeatRow], at: float, move: int) -> None:
@@ -149,7 +167,7 @@ class TableStore:
             for s in rows:
                 st.set_seat(c, tid, s, at, move)
 
-        await self.db.run(job)
+        await self.db.run(self._fenced(job))
 
     async def replace_seat(self, seat: SeatRow, at: float, move: int, reason: str) -> None:
         """A bot now plays a person's seat: the seat and the departure, with the ``departed`` hooks."""
@@ -163,18 +181,19 @@ class TableStore:
             for hook in hooks:
                 hook(c, gone)
 
-        await self.db.run(job)
+        await self.db.run(self._fenced(job))
 
     async def expire(self) -> None:
         """Nobody joined this waiting table: it is no longer offered, nor restored after a restart."""
         tid = self.id
-        await self.db.run(lambda c: st.expire_table(c, tid))
+        await self.db.run(self._fenced(lambda c: st.expire_table(c, tid)))
 
     async def load(self) -> TableRow | None:
         """The table as stored (to rebuild from it)."""
         tid = self.id
         rows = await self.db.run(lambda c: st.load_tables(c, table_id=tid))
         if rows:
+            rows[0].owner_epoch = self.row.owner_epoch  # ours: a newer one is another worker's
             self.row = rows[0]
             self._deadlines = dict(self.row.deadlines)
         return rows[0] if rows else None

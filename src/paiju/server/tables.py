@@ -32,12 +32,13 @@ from .auth import Player
 from .bots import BotFactory, TableBots, default_bot_factory
 from .broadcast import Broadcaster, with_text
 from .clock import NO_DEADLINES, Deadlines, Timers, Windows, next_deadlines
+from .cluster import Cluster, moved_error
 from .conn import _ENCODER, Conn, dumps, dumps_events
 from .errors import ErrorCode, RoomError, invite_required, no_table
 from .numbers import RoomNumbers
 from .seats import AUTOPLAY, DISCONNECTED, KICKED, LEFT, Seats
 from .settings import Settings
-from .storage import Database, SeatRow, TableRow, expire_table
+from .storage import Database, SeatRow, TableRow, expire_table, is_fenced
 from .store import Move, RoomStore, StoreHooks, TableStore, replay_game
 
 __all__ = ["_ENCODER", "BotFactory", "CardTable", "Conn", "Room", "default_bot_factory", "dumps", "dumps_events",
@@ -200,6 +201,7 @@ class CardTable:
 
     def _broadcast_table(self) -> None:
         self.watchers.to_all(dumps({"type": "table", "table": self.info()}))
+        self.room.cluster.changed(self)  # the lobby of the other workers
 
     async def resume(self, conn: Conn, since: int) -> None:
         """What ``conn`` missed after update ``since``: one update with every event since, or a snapshot."""
@@ -574,7 +576,10 @@ class CardTable:
                 await self.store.finish(move, self.game.result().to_dict())  # type: ignore[union-attr]
             else:
                 await self.store.record_move(move, self.deadlines.at)
-        except Exception:
+        except Exception as e:
+            if is_fenced(e):  # another worker has taken the table over: it is no longer ours to play
+                self.room.cluster.lost(self)
+                raise moved_error() from None
             log.exception("table %s: could not store move %d; rebuilding from the record", self.id, move.n)
             await self._rebuild()
             raise RoomError(ErrorCode.SERVER_ERROR, "the move could not be stored; try again",
@@ -794,6 +799,8 @@ class Room:
         self.keep_finished_seconds = 600.0
         self._lobby: list[tuple[float, str]] = []
         """(created_at, id) of every public waiting or playing table, sorted: the lobby's pages."""
+        self.cluster: Cluster = Cluster()
+        """The other workers serving this room, if any (cluster.py; the app sets it)."""
 
     # ---- players -------------------------------------------------------------------------------------
     async def new_player(self, nickname: str) -> Player:
@@ -883,13 +890,15 @@ class Room:
                        claim_seconds=claim, private=bool(private),
                        invite=secrets.token_urlsafe(9) if private else None, owner_id=owner.id,
                        status="waiting", created_at=self.settings.clock(),
-                       seats=[SeatRow(i) for i in range(game.num_seats)], options=kept, number=number)
+                       seats=[SeatRow(i) for i in range(game.num_seats)], options=kept, number=number,
+                       owner_epoch=self.cluster.first_epoch)
         try:
             await self.store.add_table(row)
         finally:
             if drawn:
                 self.numbers.release(number)
         table = self.tables[tid] = CardTable(self, row, game)
+        await self.cluster.adopted(table)
         self._listed(table)
         return table
 
@@ -897,8 +906,10 @@ class Room:
     def _listed(self, table: CardTable) -> None:
         if not table.row.private and table.row.status in ("waiting", "playing"):
             bisect.insort(self._lobby, (table.row.created_at, table.id))
+            self.cluster.changed(table)
 
     def _unlisted(self, table: CardTable) -> None:
+        self.cluster.changed(table)
         key = (table.row.created_at, table.id)
         i = bisect.bisect_left(self._lobby, key)
         if i < len(self._lobby) and self._lobby[i] == key:

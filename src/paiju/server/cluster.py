@@ -1,0 +1,716 @@
+"""Several card-room processes ("workers") on one PostgreSQL and one Redis (docs/server.md, "Several workers").
+
+The database stays the truth: a table is its stored record, and any worker can rebuild it by replay.  Redis
+holds who owns what, and carries messages between workers:
+
+- ``{p}:hb:{worker}``: the worker's lease, refreshed every ``lease_seconds / 3``, gone ``lease_seconds``
+  after its last refresh.  A worker that cannot refresh it in time says it cannot serve (``/healthz``) and,
+  once the lease is back, lets go of the tables another worker took meanwhile; until then the database's
+  fence refuses its writes to those.
+- ``{p}:own:{table}`` names the table's owner and ``{p}:tables:{worker}`` lists a worker's tables.  A table
+  whose owner has no lease is taken over (a Lua script, so one worker wins), then fenced in PostgreSQL: the
+  new owner bumps ``card_tables.owner_epoch`` and every write of the old one fails (storage.take_over, the
+  trigger of migration 0005).
+- ``{p}:inbox:{worker}``: each worker's pub/sub channel.  A client's websocket at a worker that does not own
+  the table is relayed: the worker forwards the client's messages to the owner, and the owner treats the
+  client as one more connection (a :class:`RemoteConn`), rendering its own view as for a local client and
+  publishing the text back.  Lobby commands (sit, start, ...) are calls with a reply.
+- ``{p}:lobby`` (a sorted set) and ``{p}:info`` (a hash): every worker's public tables for the lobby.
+
+:class:`Cluster` is the single process's no-op; :class:`RedisCluster` the real one.  Without ``--redis-url``
+nothing here runs and no table pays for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from . import storage as st
+from .auth import Player
+from .conn import Conn, dumps
+from .errors import ErrorCode, RoomError
+
+if TYPE_CHECKING:
+    from .tables import CardTable, Room
+
+log = logging.getLogger("paiju.server.cluster")
+
+CLOSE_MOVED = 4503
+"""The websocket close code for "this table moved to another worker (or none is up yet): connect again"."""
+
+Handle = Callable[["CardTable", Conn, str], Awaitable[None]]
+Command = Callable[[Player, "CardTable", dict[str, Any]], Awaitable[None]]
+
+
+def _text(b: Any) -> str:
+    """Redis answers bytes (the client does not decode: frames carry views as they are)."""
+    return b.decode() if isinstance(b, bytes) else str(b)
+
+
+def moved_error(message: str = "this table's worker is gone; connect again") -> RoomError:
+    return RoomError(ErrorCode.OWNER_UNAVAILABLE, message, 503, zh="这张牌桌正在换服务器，请重新连接")
+
+
+class Cluster:
+    """One process serves every table: nothing to own, relay or tell."""
+
+    enabled = False
+    worker_id = "local"
+    first_epoch: int | None = None
+    """The owner epoch a new table is stored with (None: its writes are not fenced)."""
+
+    @property
+    def healthy(self) -> bool:
+        return True
+
+    async def start(self, room: Room, handle: Handle, commands: dict[str, Command]) -> None:
+        return None
+
+    async def stop(self) -> None:
+        """Stop relaying and acting (before the tables close)."""
+        return None
+
+    async def release(self) -> None:
+        """Give the tables up (after the last write has committed)."""
+        return None
+
+    async def adopted(self, table: CardTable) -> None:
+        """A table made here is ours."""
+        return None
+
+    def changed(self, table: CardTable) -> None:
+        """The table's lobby entry may have changed."""
+        return None
+
+    def lost(self, table: CardTable) -> None:
+        """A write was fenced: another worker owns the table now."""
+        return None
+
+
+_CLAIM = """
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  if cur == ARGV[1] then return 1 end
+  if redis.call('EXISTS', ARGV[2] .. 'hb:' .. cur) == 1 then return 0 end
+  redis.call('SREM', ARGV[2] .. 'tables:' .. cur, ARGV[3])
+end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[2], ARGV[3])
+return 1
+"""
+"""Take a table whose owner has no lease (or none): one worker wins, and it is listed under it."""
+
+
+class RemoteConn(Conn):
+    """A client connected to another worker, as the owner sees it: what it is sent is published back."""
+
+    def __init__(self, cluster: RedisCluster, worker: str, cid: str, player: Player | None) -> None:
+        # no websocket here: Conn's queue and pump are the relaying worker's
+        self.player = player
+        self.closed = False
+        self.close_code = 1000
+        self.cluster = cluster
+        self.worker = worker
+        self.cid = cid
+        self.inbox: deque[str | None] = deque()
+        self.wake = asyncio.Event()
+
+    def send(self, text: str) -> None:
+        if not self.closed:
+            self.cluster.post(self.worker, "S", self.cid, text)
+
+    def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self.cluster.post(self.worker, "C", self.cid, str(code))
+
+    async def pump(self) -> None:
+        return None
+
+
+class Relayed:
+    """A client of ours at a table another worker owns: its messages go there, the owner's answers come back."""
+
+    def __init__(self, cluster: RedisCluster, owner: str, table_id: str, conn: Conn) -> None:
+        self.cluster = cluster
+        self.owner = owner
+        self.table_id = table_id
+        self.conn = conn
+        self.cid = secrets.token_hex(6)
+
+    def attach(self, invite: str | None) -> None:
+        self.cluster.relays[self.cid] = self
+        player = self.conn.player
+        self.cluster.post(self.owner, "A", self.cid, json.dumps({"w": self.cluster.worker_id, "t": self.table_id,
+                                                                 "i": invite,
+                                                                 "p": None if player is None else player.id}))
+
+    def forward(self, text: str) -> None:
+        self.cluster.post(self.owner, "M", self.cid, text)
+
+    def detach(self) -> None:
+        if self.cluster.relays.pop(self.cid, None) is not None:
+            self.cluster.post(self.owner, "D", self.cid, "")
+
+    def moved(self) -> None:
+        """The owner is gone: say so (a code the client retries on), then let the client connect again."""
+        self.cluster.relays.pop(self.cid, None)
+        self.conn.send(dumps({"type": "error", **moved_error().to_dict(), "retry": True}))
+        self.conn.close(CLOSE_MOVED)
+
+
+class RedisCluster(Cluster):
+    """Workers sharing one room through Redis (leases, relay, lobby) and PostgreSQL (the record, fencing)."""
+
+    enabled = True
+    first_epoch = 1
+
+    def __init__(self, url: str, prefix: str = "paiju", lease_seconds: float = 5.0, call_seconds: float = 5.0
+                 ) -> None:
+        import redis.asyncio as aioredis  # the server extra
+
+        self.url = url
+        self.p = prefix + ":"
+        self.lease = lease_seconds
+        self.call_seconds = call_seconds
+        # a slow answer is not a lost lease: the lease's own timer (_overdue) decides that, so a starved
+        # process does not also give up its relayed clients on every pipeline that took a second
+        self.redis = aioredis.from_url(url, socket_timeout=lease_seconds, socket_connect_timeout=lease_seconds)
+        self.worker_id = secrets.token_hex(4)
+        self.inbox = f"{self.p}inbox:{self.worker_id}"
+        self.room: Room | None = None
+        self.handle: Handle | None = None
+        self.commands: dict[str, Command] = {}
+        self.relays: dict[str, Relayed] = {}
+        self.remotes: dict[str, tuple[RemoteConn, CardTable]] = {}
+        self.calls: dict[str, asyncio.Future[Any]] = {}
+        self._out: dict[str, list[bytes]] = {}
+        self._flushing = False
+        self._notes: dict[str, CardTable] = {}
+        self._claiming: set[str] = set()
+        self._live_until = 0.0
+        self._deadline: asyncio.TimerHandle | None = None
+        self._fenced_off = False
+        self.stopping = False
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._claim = self.redis.register_script(_CLAIM)
+        self.relayed_frames = 0
+        self.on_news: Callable[[str], None] = lambda _news: None
+
+    def announce(self, news: str) -> None:
+        """Tell every worker (ourselves included: harmless) of a session revocation."""
+        async def send() -> None:
+            try:
+                await self.redis.publish(self._key("news"), b"V" + news.encode())
+            except Exception:  # the others recheck within session_recheck_seconds anyway
+                log.warning("worker %s: cannot tell the others of a revocation", self.worker_id)
+
+        asyncio.get_running_loop().create_task(send())
+
+    # ---- facts -----------------------------------------------------------------------------------------
+    @property
+    def healthy(self) -> bool:
+        """Whether this worker holds a live lease (a proxy sends players only to a healthy worker)."""
+        return not self.stopping and not self._fenced_off and time.monotonic() < self._live_until
+
+    def _key(self, *parts: str) -> str:
+        return self.p + ":".join(parts)
+
+    # ---- start and stop --------------------------------------------------------------------------------
+    async def start(self, room: Room, handle: Handle, commands: dict[str, Command]) -> None:
+        self.room, self.handle, self.commands = room, handle, commands
+        await self._beat()
+        await self.redis.sadd(self._key("workers"), self.worker_id)
+        self.pubsub = self.redis.pubsub()
+        await self.pubsub.subscribe(self.inbox, self._key("news"))
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._read()), loop.create_task(self._keep())]
+        await self.claim_orphans()
+        log.info("worker %s: %d tables", self.worker_id, len(room.tables))
+
+    async def stop(self) -> None:
+        """Hand every table over: stop acting, give up the lease, tell the others to take over now."""
+        self.stopping = True
+        for r in list(self.relays.values()):
+            r.moved()
+        for task in self._tasks:
+            task.cancel()
+        # not awaited to the end: a redis-py call cancelled mid-way can wait on its connection for ever
+        await asyncio.wait(self._tasks, timeout=1.0)
+
+    async def release(self) -> None:
+        """After the last write has committed (the lifespan stops the database first): the lease goes, and the
+        other workers hear it and take the tables over at once."""
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self._key("hb", self.worker_id))
+            await self.redis.publish(self._key("news"), b"G" + self.worker_id.encode())
+        with contextlib.suppress(Exception):
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    # ---- the lease ------------------------------------------------------------------------------------
+    async def _beat(self) -> None:
+        sent = time.monotonic()
+        await self.redis.set(self._key("hb", self.worker_id), b"1", px=int(self.lease * 1000))
+        # Redis drops the key lease seconds after it got it, so no later than this: unhealthy before then
+        self._live_until = sent + self.lease * 0.8
+        if self._deadline is not None:
+            self._deadline.cancel()
+        self._deadline = asyncio.get_running_loop().call_later(self._live_until - time.monotonic(), self._overdue)
+
+    def _overdue(self) -> None:
+        """The lease was not renewed in time: drop everything now, not at the next failed refresh."""
+        self._deadline = None
+        if time.monotonic() >= self._live_until and not self._fenced_off and not self.stopping:
+            self._fence_off()
+
+    async def _keep(self) -> None:
+        """Refresh the lease; take over the tables of workers whose lease is gone; drop everything when our own
+        could not be refreshed in time."""
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            try:
+                await self._beat()
+            except Exception as e:
+                log.warning("worker %s: cannot refresh the lease: %s", self.worker_id, e)
+                if time.monotonic() >= self._live_until and not self._fenced_off:
+                    self._fence_off()
+                continue
+            try:
+                if self._fenced_off:
+                    await self._reconcile()
+                await self._scan()
+            except Exception:
+                log.warning("worker %s: scanning the other workers failed", self.worker_id, exc_info=True)
+
+    def _fence_off(self) -> None:
+        """Our lease may be gone, so another worker may take our tables: say we cannot serve (``/healthz``) and
+        stop relaying.  The tables stay: a move of ours is stored only under our owner epoch, so if one was
+        taken over the database refuses our next write and we drop it (``lost``); the others we keep playing
+        (a slow or starved process, or Redis away with nobody to take over, does not stop the game).  Relayed
+        clients stay too: their owner's lease is not ours."""
+        self._fenced_off = True
+        log.warning("worker %s: lease overdue; not serving until it is renewed", self.worker_id)
+
+    async def _reconcile(self) -> None:
+        """The lease is back: drop what another worker took meanwhile, and take what nobody owns."""
+        room = self.room
+        assert room is not None
+        tids = list(room.tables)
+        if tids:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for tid in tids:
+                    pipe.get(self._key("own", tid))
+                owners = await pipe.execute()
+            for tid, owner in zip(tids, owners, strict=True):
+                if owner is not None and _text(owner) != self.worker_id:
+                    self.drop(tid)
+        self._fenced_off = False
+        await self.redis.sadd(self._key("workers"), self.worker_id)
+        await self.claim_orphans()
+        log.info("worker %s: lease renewed; %d tables", self.worker_id, len(room.tables))
+
+    def drop(self, table_id: str) -> None:
+        """Forget a table another worker owns (or will): its clients are told to connect again."""
+        room = self.room
+        assert room is not None
+        table = room.tables.pop(table_id, None)
+        if table is None:
+            return
+        room._unlisted(table)
+        for conn in list(table.watchers.conns):
+            conn.send(dumps({"type": "error", **moved_error().to_dict(), "retry": True}))
+            conn.close(CLOSE_MOVED)
+        table.timers.cancel_all()
+        for cid, (_rc, t) in list(self.remotes.items()):
+            if t is table:
+                self.remotes.pop(cid, None)
+
+    def lost(self, table: CardTable) -> None:
+        log.warning("worker %s: table %s has a newer owner; dropping it", self.worker_id, table.id)
+        self.drop(table.id)
+
+    async def _scan(self) -> None:
+        workers = [_text(w) for w in await self.redis.smembers(self._key("workers"))]
+        others = [w for w in workers if w != self.worker_id]
+        if not others:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for w in others:
+                pipe.exists(self._key("hb", w))
+            alive = await pipe.execute()
+        for w, up in zip(others, alive, strict=True):
+            if not up:
+                await self._gone(w)
+
+    async def _gone(self, worker: str) -> None:
+        """A worker's lease has run out: its relayed clients connect again, and its tables are ours if we
+        are first."""
+        for r in [r for r in self.relays.values() if r.owner == worker]:
+            r.moved()
+        room = self.room
+        assert room is not None
+        for cid, (rc, table) in list(self.remotes.items()):
+            if rc.worker == worker:
+                self.remotes.pop(cid, None)
+                rc.closed = True
+                rc.inbox.append(None)
+                rc.wake.set()
+                with contextlib.suppress(Exception):
+                    await table.detach(rc)
+        tids = [_text(t) for t in await self.redis.smembers(self._key("tables", worker))]
+        for tid in tids:
+            await self.claim(tid)
+        if not await self.redis.scard(self._key("tables", worker)):
+            await self.redis.srem(self._key("workers"), worker)
+
+    # ---- owning tables --------------------------------------------------------------------------------
+    async def adopted(self, table: CardTable) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(self._key("own", table.id), self.worker_id)
+            pipe.sadd(self._key("tables", self.worker_id), table.id)
+            await pipe.execute()
+
+    async def owner_of(self, table_id: str) -> str | None:
+        """The worker that owns the table while its lease lives; None when none does."""
+        owner = await self.redis.get(self._key("own", table_id))
+        if owner is None:
+            return None
+        w = _text(owner)
+        if w == self.worker_id or await self.redis.exists(self._key("hb", w)):
+            return w
+        return None
+
+    async def claim(self, table_id: str) -> bool:
+        """Take the table over if its owner has no lease: replay its record under a new owner epoch."""
+        room = self.room
+        assert room is not None
+        if table_id in room.tables:
+            return True
+        if table_id in self._claiming or not self.healthy:
+            return False
+        self._claiming.add(table_id)
+        try:
+            won = await self._claim(keys=[self._key("own", table_id), self._key("tables", self.worker_id)],
+                                    args=[self.worker_id, self.p, table_id])
+            if not won:
+                return False
+            row = await room.db.run(lambda c: st.take_over(c, table_id))
+            if row is None:  # finished meanwhile: nothing to own
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.delete(self._key("own", table_id))
+                    pipe.srem(self._key("tables", self.worker_id), table_id)
+                    await pipe.execute()
+                return False
+            await room.restore([row])
+            log.info("worker %s: took table %s over (epoch %s, %d moves)", self.worker_id, table_id,
+                     row.owner_epoch, len(row.actions))
+            return table_id in room.tables
+        finally:
+            self._claiming.discard(table_id)
+
+    async def claim_orphans(self) -> None:
+        """Every unfinished table no live worker owns (a worker's first start, Redis restarted, ours back)."""
+        room = self.room
+        assert room is not None
+        ids = await room.db.run(st.unfinished_ids)
+        ids = [tid for tid in ids if tid not in room.tables]
+        if not ids:
+            return
+        owners: list[Any] = []
+        for i in range(0, len(ids), 500):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for tid in ids[i:i + 500]:
+                    pipe.get(self._key("own", tid))
+                owners.extend(await pipe.execute())
+        live: dict[str, bool] = {}
+        for tid, owner in zip(ids, owners, strict=True):
+            w = None if owner is None else _text(owner)
+            if w is not None and w != self.worker_id:
+                if w not in live:
+                    live[w] = bool(await self.redis.exists(self._key("hb", w)))
+                if live[w]:
+                    continue
+            await self.claim(tid)
+
+    # ---- messages between workers ---------------------------------------------------------------------
+    def post(self, worker: str, op: str, cid: str, payload: str) -> None:
+        """Queue a frame for ``worker``; everything queued in one turn of the loop goes in one pipeline."""
+        frames = self._out.get(worker)
+        if frames is None:
+            frames = self._out[worker] = []
+        frames.append(f"{op}{cid}\n{payload}".encode())
+        if not self._flushing:
+            self._flushing = True
+            asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(0)
+        out, self._out = self._out, {}
+        self._flushing = False
+        if not out:
+            return
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for worker, frames in out.items():
+                    # one message per worker and turn of the loop: a pub/sub message costs both sides far more
+                    # than the bytes in it
+                    pipe.publish(self._key("inbox", worker),
+                                 b"B" + b"".join(len(f).to_bytes(4, "big") + f for f in frames))
+                heard = await pipe.execute()
+        except Exception:
+            log.warning("worker %s: cannot reach Redis to tell %s", self.worker_id, ", ".join(out))
+            heard = [0] * len(out)
+        for (worker, frames), listened in zip(out.items(), heard, strict=True):
+            self.relayed_frames += len(frames)
+            if not listened:  # nobody listens there: its clients here hear it, and connect again
+                for r in [r for r in self.relays.values() if r.owner == worker]:
+                    r.moved()
+                for cid, frame in zip(self._call_ids(frames), frames, strict=True):
+                    if cid is not None and frame[:1] == b"Q":
+                        fut = self.calls.pop(cid, None)
+                        if fut is not None and not fut.done():
+                            fut.set_exception(moved_error("this table's worker is gone; try again"))
+
+    @staticmethod
+    def _call_ids(frames: list[bytes]) -> list[str | None]:
+        return [f[1:f.index(b"\n")].decode() if f[:1] == b"Q" else None for f in frames]
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                msg = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                await asyncio.sleep(0.2)  # Redis away: the lease keeper decides what that means
+                continue
+            if msg is None:
+                continue
+            data: bytes = msg["data"]
+            frames = [data]
+            if data[:1] == b"B":  # a batch: length-prefixed frames, in the order they were posted
+                frames, i = [], 1
+                while i < len(data):
+                    n = int.from_bytes(data[i:i + 4], "big")
+                    frames.append(data[i + 4:i + 4 + n])
+                    i += 4 + n
+            for frame in frames:
+                try:
+                    await self._on_frame(frame)
+                except Exception:
+                    log.exception("worker %s: frame %r failed", self.worker_id, frame[:80])
+
+    async def _on_frame(self, data: bytes) -> None:
+        op = data[:1]
+        if op == b"G":  # a worker stopped and gave its lease up: take over now
+            worker = data[1:].decode()
+            if worker != self.worker_id:
+                await self._gone(worker)
+            return
+        if op == b"V":  # sessions revoked at another worker (accounts.SessionStore.announce)
+            self.on_news(data[1:].decode())
+            return
+        cut = data.index(b"\n")
+        cid, payload = data[1:cut].decode(), data[cut + 1:]
+        if op == b"S":
+            r = self.relays.get(cid)
+            if r is not None:
+                r.conn.send(payload.decode())
+        elif op == b"C":
+            r = self.relays.pop(cid, None)
+            if r is not None:
+                r.conn.close(int(payload))
+        elif op == b"M":
+            entry = self.remotes.get(cid)
+            if entry is not None:
+                entry[0].inbox.append(payload.decode())
+                entry[0].wake.set()
+        elif op == b"A":
+            await self._attach(cid, json.loads(payload))
+        elif op == b"D":
+            entry = self.remotes.get(cid)
+            if entry is not None:
+                entry[0].inbox.append(None)
+                entry[0].wake.set()
+        elif op == b"Q":
+            asyncio.get_running_loop().create_task(self._answer_call(cid, json.loads(payload)))
+        elif op == b"R":
+            fut = self.calls.pop(cid, None)
+            if fut is not None and not fut.done():
+                fut.set_result(json.loads(payload))
+
+    # ---- the owner's side of a relayed client ---------------------------------------------------------
+    async def _attach(self, cid: str, msg: dict[str, Any]) -> None:
+        room = self.room
+        assert room is not None
+        worker, table = str(msg["w"]), room.tables.get(msg["t"])
+        if table is None or not self.healthy:
+            rc = RemoteConn(self, worker, cid, None)
+            rc.send(dumps({"type": "error", **moved_error().to_dict(), "retry": True}))
+            rc.close(CLOSE_MOVED)
+            return
+        player = await room.player(msg.get("p"))
+        rc = RemoteConn(self, worker, cid, player)
+        try:
+            table.check_invite(player, msg.get("i"))
+            if table.seat_of(player) is None and table.spectators() >= room.settings.watchers_per_table:
+                raise RoomError(ErrorCode.TOO_MANY_WATCHERS, "this table has as many spectators as it takes", 429,
+                                zh="这张桌的旁观人数已满")
+        except RoomError as e:
+            rc.send(dumps({"type": "error", **e.to_dict()}))
+            rc.close(4403 if e.status == 403 else 4429)
+            return
+        self.remotes[cid] = (rc, table)
+        await table.attach(rc)
+        asyncio.get_running_loop().create_task(self._serve_remote(rc, table))
+
+    async def _serve_remote(self, rc: RemoteConn, table: CardTable) -> None:
+        """One relayed client's messages, in order (as a local socket's receive loop)."""
+        handle = self.handle
+        assert handle is not None
+        try:
+            while True:
+                while not rc.inbox:
+                    rc.wake.clear()
+                    await rc.wake.wait()
+                text = rc.inbox.popleft()
+                if text is None:
+                    break
+                if self.room is not None and table.id not in self.room.tables:
+                    break  # dropped meanwhile
+                await handle(table, rc, text)
+        finally:
+            self.remotes.pop(rc.cid, None)
+            rc.closed = True
+            with contextlib.suppress(Exception):
+                await table.detach(rc)
+
+    # ---- calls (lobby commands on a table another worker owns) ----------------------------------------
+    async def call(self, table_id: str, command: str, player: Player | None, data: dict[str, Any]
+                   ) -> dict[str, Any]:
+        """Run a lobby command at the table's owner (taking the table over if nobody owns it); the table's info
+        as the player sees it."""
+        room = self.room
+        assert room is not None
+        owner = await self.owner_of(table_id)
+        if owner is None and await self.claim(table_id):
+            owner = self.worker_id
+        if owner is None:
+            raise moved_error("no worker has this table right now; try again")
+        if owner == self.worker_id:
+            return await self._run(table_id, command, None if player is None else player.id, data)
+        rid = secrets.token_hex(6)
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.calls[rid] = fut
+        self.post(owner, "Q", rid, json.dumps({"w": self.worker_id, "t": table_id, "c": command,
+                                               "p": None if player is None else player.id, "d": data}))
+        try:
+            answer: dict[str, Any] = await asyncio.wait_for(fut, self.call_seconds)
+        except TimeoutError:
+            raise moved_error("the table's worker did not answer; try again") from None
+        finally:
+            self.calls.pop(rid, None)
+        if "error" in answer:
+            e = answer["error"]
+            # the owner's refusal as it gave it (its code is a member already: ErrorCode() checks it again)
+            relayed: type[RoomError] = RoomError
+            raise relayed(ErrorCode(e["code"]), e["message"], answer["status"], zh=e.get("zh"))
+        return dict(answer["info"])
+
+    async def _run(self, table_id: str, command: str, player_id: str | None, data: dict[str, Any]
+                   ) -> dict[str, Any]:
+        room = self.room
+        assert room is not None
+        table = room.tables.get(table_id)
+        if table is None:
+            raise moved_error()
+        player = await room.player(player_id)
+        invite = data.get("invite")
+        table.check_invite(player, invite if isinstance(invite, str) else None)
+        if command != "info":
+            if player is None:
+                raise RoomError(ErrorCode.NO_SESSION, "pick a nickname first (POST /api/session)", 401,
+                                zh="请先取个昵称（POST /api/session）")
+            await self.commands[command](player, table, data)
+        return table.info(for_player=player)
+
+    async def _answer_call(self, rid: str, msg: dict[str, Any]) -> None:
+        try:
+            answer: dict[str, Any] = {"info": await self._run(msg["t"], msg["c"], msg.get("p"), msg.get("d") or {})}
+        except RoomError as e:
+            answer = {"error": e.to_dict(), "status": e.status}
+        except Exception:
+            log.exception("worker %s: call %s failed", self.worker_id, msg.get("c"))
+            answer = {"error": RoomError(ErrorCode.SERVER_ERROR, "the call failed").to_dict(), "status": 500}
+        self.post(msg["w"], "R", rid, dumps(answer))
+
+    # ---- the lobby ------------------------------------------------------------------------------------
+    def changed(self, table: CardTable) -> None:
+        self._notes[table.id] = table
+        if len(self._notes) == 1:
+            asyncio.get_running_loop().call_later(0.05, self._note_soon)
+
+    def _note_soon(self) -> None:
+        asyncio.get_running_loop().create_task(self._write_notes())
+
+    async def _write_notes(self) -> None:
+        notes, self._notes = self._notes, {}
+        room = self.room
+        assert room is not None
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for tid, t in notes.items():
+                    if room.tables.get(tid) is t and not t.row.private and t.row.status in ("waiting", "playing"):
+                        pipe.zadd(self._key("lobby"), {tid: t.row.created_at})
+                        pipe.hset(self._key("info"), tid, dumps(t.info()))
+                    elif tid not in room.tables or t.row.status not in ("waiting", "playing"):
+                        pipe.zrem(self._key("lobby"), tid)
+                        pipe.hdel(self._key("info"), tid)
+                    if t.row.status in ("finished", "closed", "expired"):  # nobody will own it again
+                        pipe.delete(self._key("own", tid))
+                        pipe.srem(self._key("tables", self.worker_id), tid)
+                await pipe.execute()
+        except Exception:
+            log.warning("worker %s: cannot write the lobby to Redis", self.worker_id)
+
+    async def lobby_page(self, after: tuple[float, str] | None, limit: int, game: str | None
+                         ) -> tuple[list[str], tuple[float, str] | None]:
+        """Every worker's public tables, newest first: (their info as JSON text, the next page's key)."""
+        top: float | str = "+inf" if after is None else after[0]
+        out: list[str] = []
+        keys: list[tuple[float, str]] = []
+        offset = 0
+        chunk = max(limit * 2, 100)
+        while len(out) < limit:
+            got: Any = await self.redis.zrevrangebyscore(self._key("lobby"), top, "-inf", start=offset, num=chunk,
+                                                    withscores=True)
+            if not got:
+                break
+            offset += len(got)
+            cands = [(float(score), _text(m)) for m, score in got]
+            cands = [k for k in cands if after is None or k < after]
+            infos: Any = await self.redis.hmget(self._key("info"), [tid for _at, tid in cands]) if cands else []
+            for k, text in zip(cands, infos, strict=True):
+                if text is None:
+                    continue
+                if game is not None and json.loads(text).get("game") != game:
+                    continue
+                out.append(_text(text))
+                keys.append(k)
+                if len(out) == limit:
+                    break
+            if len(got) < chunk:
+                break
+        full = len(out) == limit
+        return out, (keys[-1] if full else None)
