@@ -111,7 +111,7 @@ class SmartBot:
     bury_short = 15.0
     """What each card of its suit adds to a card's burying cost: the dealer buries its short suits whole, and
     the voids let its side ruff the attackers' leads (self-play hold rate 45.5% at 15 over the study's 1,000
-    deals, 38% at 0.8: docs/bots/shengji.md)."""
+    deals, 37.6% at 0.8 on the same deals: docs/bots/shengji.md)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
