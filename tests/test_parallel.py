@@ -95,6 +95,14 @@ def test_shuiyu_study_with_prepared_tables_is_the_same_on_two_workers() -> None:
     assert _study("shuiyu", args, SerialExecutor()) == _study("shuiyu", args, ProcessExecutor(2))
 
 
+def test_shuiyu_probe_is_the_same_on_two_workers() -> None:
+    """The exploitability probe alone (no opponent rows): two deals, split or not, give the same figures."""
+    args = StudyArgs(1, 0, (), {"probe": 2})
+    serial = _study("shuiyu", args, SerialExecutor())
+    assert serial == _study("shuiyu", args, ProcessExecutor(2))
+    assert serial[0]["rows"] == [] and serial[0]["probe"]["deals"] == 2 and len(serial[0]["probe"]["rows"]) == 17
+
+
 def test_study_command_prints_rows_and_checks_its_options() -> None:
     out = runner.invoke(app, ["study", "weimaque", "-n", "2", "--against", "closest", "-o", "scale=false",
                               "--no-progress", "-w", "2"])

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Literal
+from typing import Any, Literal
 
 from paiju.bots import Bot, RandomBot, play_out
 from paiju.core.cards import parse_cards
@@ -106,21 +107,104 @@ def test_odds_bot_splits_and_judges_open_hands() -> None:
 
 
 def test_odds_bot_doubts_a_kill_with_a_strong_hand() -> None:
-    g = ShuiyuGame.from_deal({"hands": ["2S 3H 4C 6D", "AS 9H KD 9C"]}, ShuiyuConfig(seats=2))
+    """KS 9H | QD 8C (9 | 8) wins both groups far more often than it loses both: a kill is doubted."""
+    g = ShuiyuGame.from_deal({"hands": ["2S 3H 4C 6D", "KS 9H QD 8C"]}, ShuiyuConfig(seats=2))
     g.apply(0, "split 3H 2S | 6D 4C")
-    g.apply(1, "split 9H 9C | AS KD")                             # 保 | 1
+    g.apply(1, "split KS 9H | QD 8C")
     g.apply(1, "open")
     g.apply(0, "kill 1")
     assert OddsBot(0).act(g.view(1), g.legal_actions(1)) == "doubt"
 
 
-def test_odds_bot_bluffs_sometimes() -> None:
-    """With a weak hand it usually plays safe but covers now and then: its cover is no give-away."""
-    covers = 0
+def test_odds_bot_mixes_where_the_equilibrium_does() -> None:
+    """A weak open hand doubts a kill about a third of the time — what keeps a banker from gaining by killing a
+    walk (a believed kill gains 1, a doubted one loses 2).  The mix never opens such a hand, so a banker facing
+    it is off the equilibrium's path and kills the walk: against that doubt rate it costs nothing, and a player
+    who believes everything drinks."""
+    doubts = kills = 0
     rng = random.Random(3)
     for seed in range(300):
         g = ShuiyuGame.from_deal({"hands": ["AS 8H KD 7C", "2S 3H 4C 10D"]}, ShuiyuConfig(seats=2), seed)
         g.apply(0, "split AS 8H | KD 7C")
         g.apply(1, "split 3H 2S | 10D 4C")                        # 5 | 4: weak
-        covers += OddsBot(rng.randrange(10**6)).act(g.view(1), g.legal_actions(1)) == "cover"
-    assert 10 < covers < 100
+        g.apply(1, "open")
+        g.apply(0, "kill 1")
+        doubts += OddsBot(rng.randrange(10**6)).act(g.view(1), g.legal_actions(1)) == "doubt"
+        g = ShuiyuGame.from_deal({"hands": ["AS 2D KD 8C", "2S 3H 4C 10D"]}, ShuiyuConfig(seats=2), seed)
+        g.apply(0, next(a for a in g.legal_actions(0) if "KD 8C" in a and "AS 2D" in a))   # 8 | 3 vs 5 | 4: a walk
+        g.apply(1, "split 3H 2S | 10D 4C")
+        g.apply(1, "open")
+        kills += OddsBot(rng.randrange(10**6)).act(g.view(0), g.legal_actions(0)) == "kill 1"
+    assert 60 < doubts < 140
+    assert kills == 300
+
+
+# ---- the exploitability probe (paiju study shuiyu -o probe=N) ----------------------------------------
+def test_deviant_overrides_exactly_its_decision_kind() -> None:
+    """A deviant differs from the default bot it wraps only in its phase, and there always takes its word."""
+    from paiju.games.shuiyu.study import DEVIATIONS, Deviant
+
+    class Spy:
+        def __init__(self, bot: Bot) -> None:
+            self.bot, self.last = bot, ""
+
+        def act(self, view: dict[str, Any], legal: Sequence[str]) -> str:
+            self.last = self.bot.act(view, legal)
+            return self.last
+
+    overridden = {name: 0 for name in DEVIATIONS}
+    for name, (phase, word) in DEVIATIONS.items():
+        for deal in range(6):
+            g = ShuiyuGame.new(ShuiyuConfig(), 500 + deal)
+            spy = Spy(OddsBot(deal))
+            deviant = Deviant(spy, phase, word)
+            seat = deal % 4
+            bots: list[Bot] = [OddsBot(deal * 4 + s) for s in range(4)]
+            while not g.finished:
+                s = g.to_move()[0]
+                legal = g.legal_actions(s)
+                view = g.view(s)
+                if s != seat:
+                    g.apply(s, bots[s].act(view, legal))
+                    continue
+                action = deviant.act(view, legal)
+                assert action in legal
+                if view["phase"] != phase:
+                    assert action == spy.last
+                else:
+                    want = f"{word} {spy.last.split()[1]}" if phase == "answer" else word
+                    assert action == (want if want in legal else spy.last)
+                    overridden[name] += action != spy.last
+                g.apply(s, action)
+    # every deviation but those the default bot already always makes changes something in these deals
+    assert sum(1 for n in overridden.values() if n) >= 10, overridden
+
+
+def test_probe_pairs_the_same_deals() -> None:
+    """A deviation that never applies scores exactly zero in every seat: same cards, same bot seeds."""
+    from paiju.games.shuiyu import study
+
+    study.DEVIATIONS["never"] = ("arrange", "no such action")
+    try:
+        got = study.play_probe(3, ("never", "open"))
+    finally:
+        del study.DEVIATIONS["never"]
+    assert got.gains["never"] == (0.0, 0.0, 0.0, 0.0)
+    assert any(g != 0.0 for g in got.gains["open"])
+    summary = study.probe_summary([study.play_probe(d, ("push",)) for d in range(3)])
+    [row] = summary["rows"]
+    assert row["deviation"] == "push" and len(row["seats"]) == 4 and summary["deals"] == 3
+
+
+def test_shipped_bot_has_no_cheap_exploit() -> None:
+    """The exploits of issue 16 (open every hand, doubt every kill: +0.36–0.40 a round) and two others gain
+    little on 160 deals, one seat per deal in turn (a generous bound: the study measures it finely)."""
+    from statistics import fmean
+
+    from paiju.games.shuiyu.study import play_probe
+
+    names = ("open", "doubt", "push", "kill")
+    deals = [play_probe(d, names, seats=(d % 4,)) for d in range(160)]
+    for name in names:
+        gain = fmean(d.gains[name][0] for d in deals)
+        assert gain < 0.15, (name, gain)

@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
         deals: Annotated[int | None, typer.Option("--deals", "-n", help="duplicate deals (default: the game's)",
                                                   min=1)] = None,
         seed: Annotated[int | None, typer.Option(help="first deal (default: the game's)")] = None,
-        against: Annotated[str | None, typer.Option(help="opponent bot kinds, comma-separated")] = None,
+        against: Annotated[str | None, typer.Option(help="opponent bot kinds, comma-separated ('' for none)")] = None,
         option: Annotated[list[str] | None, typer.Option("--option", "-o", help="study option key=value")] = None,
         workers: Workers = None,
         ray: UseRay = False,
@@ -108,8 +108,9 @@ def register(app: typer.Typer) -> None:
                 options[key] = json.loads(raw)
             except json.JSONDecodeError:
                 options[key] = raw
-        args = StudyArgs(deals=deals or spec.deals, seed=spec.seed if seed is None else seed,
-                         against=tuple(against.split(",")) if against else spec.against, options=options)
+        kinds = spec.against if against is None else tuple(a for a in against.split(",") if a)  # '' = none
+        args = StudyArgs(deals=deals or spec.deals, seed=spec.seed if seed is None else seed, against=kinds,
+                         options=options)
         try:
             work = spec.plan(args)
         except (KeyError, ValueError) as e:

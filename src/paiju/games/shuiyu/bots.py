@@ -22,6 +22,8 @@ from paiju.bots.base import Bot
 from paiju.core.cards import parse_cards
 from paiju.core.game import View
 
+from . import mix
+from .config import ShuiyuConfig
 from .rules import GROUP_KEY, NUM_KEYS, RANK_INDEX, Arrangement, keys_of, outcome, parse_arrangement, split_cards
 
 # ---- the opponent model: how a sensible player splits ----------------------------------------------
@@ -152,6 +154,25 @@ def odds_tables() -> Odds:
     return odds
 
 
+# ---- the equilibrium mix (bench/shuiyu_equilibrium.py writes .mix) ---------------------------------------
+def bucket(h: int, t: int) -> int:
+    """A plain hand's strength bucket from its split's head and tail keys (the mix's information sets)."""
+    band = bisect_right(mix.HEAD_EDGES, h)
+    return band * mix.TAIL_BINS + bisect_right(mix.TAIL_EDGES[band], t)
+
+
+_PAGE = ShuiyuConfig().to_dict()
+_MIX_RULES = {k: v for k, v in _PAGE.items() if k.startswith("mult_")} | {
+    k: _PAGE[k] for k in ("walk_doubted_banker_bigger", "attack_walk", "allow_attack", "allow_push", "zero_sum")}
+"""The options the mix was solved for (the page's): at any other table the bot plays its expected-score rules."""
+_OUTCOME = {"banker": 0, "walk": 1, "player": 2}
+
+
+def _mixed(view: View) -> bool:
+    rules = view.get("rules", {})
+    return all(rules.get(k, v) == v for k, v in _MIX_RULES.items())
+
+
 # ---- reading the view --------------------------------------------------------------------------------
 def _known_cards(view: View) -> list[int]:
     return [c for h in view["hands"] if h for c in parse_cards(h)]
@@ -228,6 +249,13 @@ class OddsBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self.stats = BluffStats()
+        self.read_round = 0
+        self.believers: set[int] = set()
+        """Seats seen believing a kill with an open hand the mix would doubt it with: killed whatever the truth."""
+        self.weak_deniers: set[int] = set()
+        """Seats seen, as banker, denying a 走水 with a hand the mix allows with: their deny says nothing."""
+        self.habit_killers: set[int] = set()
+        """Seats seen, as banker, killing an open hand on a walk the mix never kills: their kill says nothing."""
 
     def act(self, view: View, legal: Sequence[str]) -> str:
         if len(legal) == 1:
@@ -235,11 +263,121 @@ class OddsBot:
         phase = view["phase"]
         if phase == "arrange":
             return self._arrange(view, legal)
+        if _mixed(view):
+            self._read_last_round(view)
+            if phase == "call":
+                return self._mix_call(view, legal)
+            if phase == "answer":
+                return self._mix_answer(view, legal)
+            return self._mix_respond(view, legal)
         if phase == "call":
             return self._call(view, legal)
         if phase == "answer":
             return self._answer(view, legal)
         return self._respond(view, legal)
+
+    # -- the equilibrium mix (the page's table) ---------------------------------------------------------
+    def _draw(self, p: float) -> bool:
+        """True with probability p; a pure choice draws nothing, so the random stream moves only on a mix."""
+        return p >= 1.0 or (p > 0.0 and self.rng.random() < p)
+
+    def _read_last_round(self, view: View) -> None:
+        """What the last round showed of the other seats, read once per round from this seat's own view.
+
+        Only play the mix never makes counts (a believed kill of a hand it doubts with, a denied 走水 from a
+        banker hand it allows with), so against the mix's own play, and against any seat playing it, nothing
+        changes: this only answers fixed habits (believing everything, denying everything) in kind."""
+        last = view.get("last_round")
+        if last is None or last["round"] <= self.read_round:
+            return
+        self.read_round = last["round"]
+        b, me, arr = last["banker"], view["you"], last["arrangement"]
+        for p, (call, answer, response) in enumerate(zip(last["calls"], last["answers"], last["responses"],
+                                                         strict=True)):
+            if p not in (b, me) and (call, answer, response) == ("open", "kill", "believe") \
+                    and arr[p] is not None and mix.DOUBT[bucket(*_keys(arr[p]))][0] >= 0.99:
+                self.believers.add(p)
+        if b != me:
+            for line in (view["table"].get("last_result") or {}).get("lines", []):
+                p = line["seat"]
+                if line["case"] == "kill_doubt_walk" and arr[p] is not None \
+                        and mix.KILL[bucket(*_keys(arr[p]))][1] < 0.01:
+                    self.habit_killers.add(b)
+        if b != me and arr[b] is not None:
+            pushed = [p for p in range(len(last["calls"])) if last["calls"][p] == "push"
+                      and last["answers"][p] == "deny"]
+            if pushed and mix.ANSWER[bucket(*_keys(arr[b]))][2] >= 0.99:
+                self.weak_deniers.add(b)
+
+    def _mix_call(self, view: View, legal: Sequence[str]) -> str:
+        me = view["you"]
+        h, t = _keys(view["arrangement"][me])
+        known = _known_cards(view)
+        [(w, lose)] = self._w_l([(h, t)], known)
+        i = bucket(h, t)
+        choice = ""
+        if view["banker"] in self.habit_killers and max(-1.0, 2 - 4 * lose) > mix.VALUE[i]:
+            choice = "open"     # it kills whatever it holds: open, then doubt when doubting pays (_mix_respond)
+        if "force" in legal and not choice:
+            m = _Mults(view)
+            if m.force * (2 * self._force_win(view, h, t, known) - 1) > mix.VALUE[i]:
+                choice = "force"
+        if not choice:
+            weights = [p if c in legal else 0.0 for c, p in zip(MIX_CALLS, mix.CALL[i], strict=True)]
+            total = sum(weights)
+            if total <= 0.0:
+                return self._call(view, legal)
+            x = self.rng.random() * total if max(weights) < total else 0.0
+            for c, p in zip(MIX_CALLS, weights, strict=True):
+                if p > 0.0:
+                    choice = c
+                    if x < p:
+                        break
+                    x -= p
+        if choice in ("cover", "attack", "force"):
+            self.stats.add(choice, w < 0.5)
+        self.stats.called(choice, w >= 0.5)
+        return choice
+
+    def _mix_answer(self, view: View, legal: Sequence[str]) -> str:
+        me = view["you"]
+        target = int(legal[0].split()[1])
+        call = view["calls"][target]
+        if call == "open":
+            mine, theirs = _arr(view["arrangement"][me]), _arr(view["arrangement"][target])
+            truth = outcome(mine, theirs)
+            i = bucket(*keys_of(theirs))
+            d_kill, d_walk = mix.DOUBT[i]
+            if target in self.believers or (truth == "player" and min(d_kill, d_walk) >= 0.99):
+                kill = True     # a believer drinks one; a hand that doubts either word makes them equal
+            elif mix.CALL[i][0] < OFF_PATH and truth != "banker":
+                # An open hand the mix never opens: no equilibrium to keep here, only the default responses
+                # (what an "always open" player keeps); kill unless that costs more than walking.
+                walk = 2 * d_walk if truth == "player" else -2 * d_walk
+                kill = 3 * d_kill - 1 <= walk + 0.02
+            else:
+                kill = self._draw(mix.KILL[i][_OUTCOME[truth]])
+            self.stats.add("kill" if kill else "walk", (truth != "banker") if kill else truth != "walk")
+            return f"{'kill' if kill else 'walk'} {target}"
+        j = bucket(*_keys(view["arrangement"][me]))
+        first, second = ANSWER_PAIRS[call]
+        c = ("cover", "attack", "push").index(call)
+        return f"{first if self._draw(mix.ANSWER[j][c]) else second} {target}"
+
+    def _mix_respond(self, view: View, legal: Sequence[str]) -> str:
+        me = view["you"]
+        i = bucket(*_keys(view["arrangement"][me]))
+        if "believe" in legal:
+            said = view["answers"][me]
+            if said == "kill" and view["banker"] in self.habit_killers:
+                [(_, lose)] = self._w_l([_keys(view["arrangement"][me])], _known_cards(view))
+                return "doubt" if 2 - 4 * lose > -1 else "believe"              # its kill is no news
+            return "doubt" if self._draw(mix.DOUBT[i][0 if said == "kill" else 1]) else "believe"
+        if view["calls"][me] == "push" and view["banker"] in self.weak_deniers:
+            [(_, lose)] = self._w_l([_keys(view["arrangement"][me])], _known_cards(view))
+            return "compare" if 2 * (1 - lose) - 2 * lose > -1 else "drink"   # its deny is no news
+        p = mix.COMPARE[i][0 if view["calls"][me] == "attack" else 1]
+        return "compare" if self._draw(p) else "drink"
 
     # -- odds -----------------------------------------------------------------------------------------
     @staticmethod
@@ -353,6 +491,14 @@ class OddsBot:
             return "compare" if compare > -m.attack_drink else "drink"
         compare = m.push_compare * (1 - lose) - m.push_compare * lose
         return "compare" if compare > -m.push_drink else "drink"
+
+
+OFF_PATH = 0.01
+"""An open hand from a bucket that opens less often than this is off the mix's path (see ``_mix_answer``)."""
+MIX_CALLS = ("open", "cover", "attack", "push")
+"""The calls the mix weighs, in the order of ``mix.CALL``'s columns (强奸 is decided from its exact odds)."""
+ANSWER_PAIRS = {"cover": ("call", "concede"), "attack": ("accept", "refuse"), "push": ("allow", "deny")}
+"""Per face-down call: the answer whose probability the mix stores, and the other one."""
 
 
 def _posterior(prior: float, if_true: float, if_false: float) -> float:

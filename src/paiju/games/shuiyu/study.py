@@ -8,6 +8,10 @@ holds every seat's cards and banks once per match.  Deal d is seed 10000 + d; on
 sample is the hero's mean per round over the 4 rotations; the 95% intervals are over deals.  The same deals are
 also played with the opponent in the hero's seat (the baseline drinks).  ``-o selfplay=N`` adds what OddsBot's
 calls say about its hand in N matches of self-play.
+
+``-o probe=N`` adds the exploitability probe (``--against ''`` runs it alone): on N deals, every one-rule
+deviation of :data:`DEVIATIONS` plays each seat against three default bots, scored against the default bot in
+that seat on the same deal with the same bot seeds (docs/bots/shuiyu.md, *Exploitability probe*).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from .engine import ShuiyuGame
 
 DEAL_SEED = 10_000
 SELFPLAY_SEED = 20_000
+PROBE_SEED = 30_000
 CALLS = ("open", "cover", "force", "attack", "push")
 
 
@@ -40,6 +45,85 @@ class ShuiyuDeal(NamedTuple):
     claims: dict[str, tuple[int, int]]
     wall: list[float]
     cpu: list[float]
+
+
+DEVIATIONS: dict[str, tuple[str, str]] = {
+    "open": ("call", "open"), "cover": ("call", "cover"), "force": ("call", "force"),
+    "attack": ("call", "attack"), "push": ("call", "push"),
+    "believe": ("respond", "believe"), "doubt": ("respond", "doubt"),
+    "compare": ("respond", "compare"), "drink": ("respond", "drink"),
+    "kill": ("answer", "kill"), "walk": ("answer", "walk"), "call": ("answer", "call"),
+    "concede": ("answer", "concede"), "accept": ("answer", "accept"), "refuse": ("answer", "refuse"),
+    "allow": ("answer", "allow"), "deny": ("answer", "deny"),
+}
+"""Deviation name -> (the phase it overrides, the action word it always takes when that word is legal).
+
+Player calls (``call`` phase): 开牌 open, 盖牌 cover, 强奸 force, 进攻 attack, 走水 push.  Responses (``respond``):
+信 believe / 不信 doubt after an answered open hand, compare (比牌) / drink (认喝) after an accepted 进攻 or a denied
+走水.  Banker answers (``answer``, ``WORD N`` for player N): kill 杀 / walk 走过 to an open hand, call 开牌 / concede
+不看 to a covered one, accept / refuse 进攻, allow / deny 走水."""
+
+
+class Deviant:
+    """The default bot with one rule: in ``phase``, take ``word`` whenever it is legal.
+
+    The default bot is asked every time, its answer thrown away where the rule applies, so that its random
+    stream stays in step with the default bot's in the same seat (the probe compares the two on the same deal).
+    A banker's rule answers the player the default bot would answer next.
+    """
+
+    def __init__(self, bot: Bot, phase: str, word: str) -> None:
+        self.bot, self.phase, self.word = bot, phase, word
+
+    def act(self, view: dict[str, Any], legal: Sequence[str]) -> str:
+        choice = self.bot.act(view, legal)
+        if view["phase"] != self.phase:
+            return choice
+        want = f"{self.word} {choice.split()[1]}" if self.phase == "answer" else self.word
+        return want if want in legal else choice
+
+
+class ProbeDeal(NamedTuple):
+    """One probe deal: per deviation, per seat, the deviant's score per round minus the default bot's."""
+
+    gains: dict[str, tuple[float, ...]]
+
+
+def _probe_match(deal: int, deviant: tuple[int, str] | None) -> tuple[float, ...]:
+    """One match of default bots (one of them, ``(seat, deviation)``, deviant); every seat's score per round."""
+    g = ShuiyuGame.new(ShuiyuConfig(), PROBE_SEED + deal)
+    bots: list[Bot] = [OddsBot(deal * 31 + s) for s in range(g.num_seats)]
+    if deviant is not None:
+        seat, name = deviant
+        bots[seat] = Deviant(bots[seat], *DEVIATIONS[name])
+    play_out(g, bots)
+    return tuple(t / g.rounds_played for t in g.totals())
+
+
+def play_probe(deal: int, deviations: Sequence[str] = tuple(DEVIATIONS),
+               seats: Sequence[int] | None = None) -> ProbeDeal:
+    """Each deviation in each of ``seats`` (default: all) on one deal, minus the default bots' match."""
+    base = _probe_match(deal, None)
+    at = range(len(base)) if seats is None else seats
+    return ProbeDeal({name: tuple(_probe_match(deal, (s, name))[s] - base[s] for s in at) for name in deviations})
+
+
+def probe_summary(deals: Sequence[ProbeDeal]) -> Summary:
+    """Per deviation: the gain in each seat and pooled over seats (a sample is one deal), and the worst seat."""
+    rows = []
+    for name, (phase, word) in DEVIATIONS.items():
+        got = [d.gains[name] for d in deals if name in d.gains]
+        if not got:
+            continue
+        seats = [interval([g[s] for g in got]) for s in range(len(got[0]))]
+        worst = max(range(len(seats)), key=lambda s: seats[s]["mean"])
+        rows.append({"deviation": name, "phase": phase, "action": word,
+                     "pooled": interval([statistics.fmean(g) for g in got]), "seats": seats,
+                     "max_seat": worst, "max": seats[worst]["mean"], "max_ci95": seats[worst]["ci95"]})
+    top = max(rows, key=lambda r: r["max"]) if rows else None
+    return {"deals": len(deals), "unit": "drinks per round gained over the default bot in the same seat",
+            "rows": rows, "worst": None if top is None else {"deviation": top["deviation"], "seat": top["max_seat"],
+                                                            "mean": top["max"], "ci95": top["max_ci95"]}}
 
 
 class SelfPlay(NamedTuple):
@@ -124,12 +208,15 @@ def prepare_bots(kinds: Sequence[str]) -> None:
 
 
 Job = tuple[str, int]
-"""("selfplay", match) or (opponent kind, deal)"""
+"""("selfplay", match), ("probe", deal) or (opponent kind, deal)"""
+Outcome = ShuiyuDeal | SelfPlay | ProbeDeal
 
 
-def play_job(job: Job) -> ShuiyuDeal | SelfPlay:
+def play_job(job: Job) -> Outcome:
     kind, n = job
-    return play_selfplay(n) if kind == "selfplay" else play_deal(kind, n)
+    if kind == "selfplay":
+        return play_selfplay(n)
+    return play_probe(n) if kind == "probe" else play_deal(kind, n)
 
 
 def _row(opponent: str, deals: Sequence[ShuiyuDeal]) -> Summary:
@@ -149,18 +236,23 @@ def _row(opponent: str, deals: Sequence[ShuiyuDeal]) -> Summary:
     return row
 
 
-def plan(args: StudyArgs) -> Work[Job, ShuiyuDeal | SelfPlay, Summary]:
+def plan(args: StudyArgs) -> Work[Job, Outcome, Summary]:
     matches = int(args.options.get("selfplay", 0))
-    for opp in args.against:
+    probes = int(args.options.get("probe", 0))
+    against = [opp for opp in args.against if opp]   # --against '' plays no opponent rows
+    for opp in against:
         bot_maker("shuiyu", opp)  # an unknown kind fails here, with the known ones
     jobs: list[Job] = [("selfplay", m) for m in range(matches)]
-    jobs += [(opp, args.seed + d) for opp in args.against for d in range(args.deals)]
+    jobs += [("probe", args.seed + d) for d in range(probes)]
+    jobs += [(opp, args.seed + d) for opp in against for d in range(args.deals)]
 
-    def merge(done: Sequence[Job], results: Sequence[ShuiyuDeal | SelfPlay]) -> Summary:
+    def merge(done: Sequence[Job], results: Sequence[Outcome]) -> Summary:
         summary: Summary = {"game": "shuiyu", "study": "duplicate deals", "deals": args.deals, "seed": args.seed,
                             "rows": [_row(opp, [r for j, r in zip(done, results, strict=True)
                                                 if j[0] == opp and isinstance(r, ShuiyuDeal)])
-                                     for opp in args.against]}
+                                     for opp in against]}
+        if probes:
+            summary["probe"] = probe_summary([r for r in results if isinstance(r, ProbeDeal)])
         plays = [r for r in results if isinstance(r, SelfPlay)]
         if matches:
             strong, weak = sum(p.hands[0] for p in plays), sum(p.hands[1] for p in plays)
@@ -177,5 +269,7 @@ def plan(args: StudyArgs) -> Work[Job, ShuiyuDeal | SelfPlay, Summary]:
 
 
 STUDY = StudySpec(deals=1250, seed=0, against=("random", "biggest_head"), plan=plan,
-                  options={"selfplay": "also N matches of OddsBot self-play: what each call says about the hand"},
+                  options={"selfplay": "also N matches of OddsBot self-play: what each call says about the hand",
+                           "probe": "also N deals of the exploitability probe: every one-rule deviation in every "
+                                    "seat against the default bot (--against '' for the probe alone)"},
                   prepare_bots=prepare_bots)
