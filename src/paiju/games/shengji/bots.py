@@ -307,3 +307,7 @@ class HighestCardBot:
 
 
 BOTS: dict[str, Callable[[int], Any]] = {"smart": SmartBot, "highest": HighestCardBot}
+
+STRENGTHS: dict[str, str] = {"easy": "highest", "normal": "best", "strong": "best"}
+"""The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"); strong is the fast bot until a search
+bot is wired here (one line: its kind)."""
