@@ -16,7 +16,7 @@ import pytest
 from paiju.bots.base import STRENGTHS, get_bot, strength_kinds
 from paiju.core import registry as core_registry
 from paiju.core.registry import GameEntry
-from paiju.server.search import LAGGING, QUEUE_FULL, SEARCHED, TIMED_OUT, SearchPool
+from paiju.server.search import LAGGING, QUEUE_FULL, SEARCHED, STARTING, TIMED_OUT, SearchPool
 
 from .conftest import LiveServer, Player, ToyGame, fast_settings, registered_games
 from .strength_bots import BudgetBot, FirstBot, StuckBot
@@ -188,6 +188,37 @@ def test_the_lag_watcher_sees_a_blocked_loop_and_a_full_queue_is_busy(tmp_path: 
     assert pool.busy() == QUEUE_FULL
     pool.in_flight = 2
     assert pool.busy() is None
+
+
+def test_strong_seats_survive_a_restart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _toy_with(monkeypatch, BudgetBot)
+    settings = _strong_settings(tmp_path, strong_bot_budget=0.05, strong_bot_lag_seconds=10.0)
+    with LiveServer(settings) as one:
+        me = one.client("me")
+        tid = me.ok("/api/tables", {"game": "toy"})["id"]
+        me.ok(f"/api/tables/{tid}/sit", {"seat": 0})
+        me.ok(f"/api/tables/{tid}/bots", {"strength": "strong"})
+        sock = me.socket(tid)
+        sock.recv()
+        me.ok(f"/api/tables/{tid}/start")
+        sock.until(lambda m: m["type"] == "snapshot" and m["view"] is not None)
+        sock.act(sock.legal[0])
+        sock.until(lambda m: m["type"] == "update")
+        token = me.token
+    with LiveServer(settings) as two:
+        me2 = two.client()
+        me2.token = token
+        me2.http.headers["Authorization"] = f"Bearer {token}"
+        info = me2.http.get(f"/api/tables/{tid}").json()
+        assert [(s["bot"], s["strength"]) for s in info["seats"]] == [(None, None)] + [("strong", "strong")] * 2
+        sock = me2.socket(tid)
+        state = sock.recv()
+        while not state["view"]["finished"]:
+            if sock.legal:
+                sock.act(sock.legal[0])
+            state = sock.state(timeout=30)
+        pool = two.room.search
+        assert pool.stats[SEARCHED] + pool.stats[STARTING] >= 1  # the rebuilt strong seats still search
 
 
 def test_autoplay_and_leavers_keep_the_normal_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

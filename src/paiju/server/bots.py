@@ -116,8 +116,11 @@ class TableBots:
         fast fallback (the game's normal bot)."""
         made = self._bots.get(seat)
         if made is None or made[0] != name:
-            kind = self.kind(NORMAL if self.searches(name) else name)
-            made = self._bots[seat] = (name, self.factory(self.game, kind, self._seed(seat)))
+            search = self.searches(name)
+            if search:
+                self.prepare(name)  # a table rebuilt after a restart: its first search starts the workers
+            made = self._bots[seat] = (name, self.factory(self.game, self.kind(NORMAL if search else name),
+                                                          self._seed(seat)))
         return made[1]
 
     def prepare(self, name: str) -> None:
