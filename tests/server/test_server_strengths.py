@@ -4,6 +4,7 @@ and a strong bot thinks in a worker process within its time, or the fast bot mov
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import random
 import time
@@ -94,9 +95,9 @@ def _toy_with(monkeypatch: pytest.MonkeyPatch, strong: type) -> None:
     monkeypatch.setitem(core_registry.GAMES, "toy", entry)
 
 
-def _play_strong_toy(server: LiveServer, me: Player) -> tuple[dict[str, Any], list[float]]:
-    """A toy match, me in seat 0 and strong bots in the others; the final state and the waits between updates
-    while only bots decided."""
+def _play_strong_toy(server: LiveServer, me: Player) -> tuple[dict[str, Any], list[float], str]:
+    """A toy match, me in seat 0 and strong bots in the others; the final state, the waits between updates
+    while only bots decided, and the table."""
     tid = me.ok("/api/tables", {"game": "toy", "config": {"hand_size": 2}})["id"]
     me.ok(f"/api/tables/{tid}/sit", {"seat": 0})
     seats = me.ok(f"/api/tables/{tid}/bots", {"strength": "strong"})["seats"]
@@ -117,7 +118,7 @@ def _play_strong_toy(server: LiveServer, me: Player) -> tuple[dict[str, Any], li
         state = sock.state(timeout=30)
         if not sock.legal:
             waits.append(time.monotonic() - asked)
-    return state, waits
+    return state, waits, tid
 
 
 def _strong_settings(tmp_path: Path, **changes: Any) -> Any:
@@ -130,7 +131,7 @@ def test_a_strong_bot_thinks_in_another_process_within_its_budget(
     settings = _strong_settings(tmp_path, strong_bot_budget=0.15, strong_bot_seconds=5.0,
                                 strong_bot_lag_seconds=10.0)  # this test is about the pool, not a busy machine
     with LiveServer(settings) as server:
-        state, _ = _play_strong_toy(server, server.client("me"))
+        state, _, _ = _play_strong_toy(server, server.client("me"))
         pool = server.room.search
         assert pool.stats[SEARCHED] >= 2 and pool.stats[TIMED_OUT] == 0
         assert pool.pids and os.getpid() not in pool.pids  # the bots' act ran in a worker process
@@ -144,7 +145,7 @@ def test_a_strong_bot_that_overruns_is_replaced_by_the_fast_bot_within_the_cap(
     _toy_with(monkeypatch, StuckBot)  # sleeps 3 s whatever its budget
     settings = _strong_settings(tmp_path, strong_bot_budget=0.2, strong_bot_seconds=0.4, strong_bot_lag_seconds=10.0)
     with LiveServer(settings) as server:
-        state, waits = _play_strong_toy(server, server.client("me"))
+        state, waits, _ = _play_strong_toy(server, server.client("me"))
         pool = server.room.search
         assert state["view"]["finished"]  # the game went on
         assert pool.stats[SEARCHED] == 0 and pool.stats[TIMED_OUT] >= 1
@@ -159,10 +160,15 @@ def test_a_lagging_room_plays_the_fast_bot(tmp_path: Path, monkeypatch: pytest.M
     settings = _strong_settings(tmp_path, strong_bot_budget=0.2, strong_bot_lag_every=3600.0)
     with LiveServer(settings) as server:
         server.room.search.lag = 0.2
-        state, _ = _play_strong_toy(server, server.client("me"))
+        me = server.client("me")
+        state, _, tid = _play_strong_toy(server, me)
         pool = server.room.search
         assert state["view"]["finished"]
         assert pool.stats[LAGGING] >= 2 and pool.stats[SEARCHED] == 0 and not pool.pids
+        # a rematch brings the bots back at the strength they were chosen at
+        nxt = me.ok(f"/api/tables/{tid}/rematch", {"confirm": True})["next"]
+        seats = me.http.get(f"/api/tables/{nxt}").json()["seats"]
+        assert [s["strength"] for s in seats] == [None, "strong", "strong"]
 
 
 def test_the_lag_watcher_sees_a_blocked_loop_and_a_full_queue_is_busy(tmp_path: Path) -> None:
@@ -188,6 +194,29 @@ def test_the_lag_watcher_sees_a_blocked_loop_and_a_full_queue_is_busy(tmp_path: 
     assert pool.busy() == QUEUE_FULL
     pool.in_flight = 2
     assert pool.busy() is None
+
+
+def test_a_paced_step_is_answered_by_the_fast_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """升级's deal steps last 0.05 s here: a search could not answer within one, so strong seats answer them
+    with their fast bot; only the last call for bids (a claim window) may search."""
+    shengji = core_registry.entry("shengji")
+    monkeypatch.setitem(core_registry.GAMES, "shengji", dataclasses.replace(
+        shengji, bots={**shengji.bot_factories(), "search": BudgetBot},
+        strengths={"easy": "highest", "normal": "best", "strong": "search"}))
+    settings = _strong_settings(tmp_path, strong_bot_budget=0.1, claim_seconds=5.0, strong_bot_lag_seconds=10.0)
+    with LiveServer(settings) as server:
+        me = server.client("me")
+        tid = me.ok("/api/tables", {"game": "shengji", "config": {"max_hands": 1}, "pace_seconds": 0.05})["id"]
+        me.ok(f"/api/tables/{tid}/sit", {"seat": 0})
+        me.ok(f"/api/tables/{tid}/bots", {"strength": "strong"})
+        me.ok(f"/api/tables/{tid}/start")
+        end = time.monotonic() + 60
+        game = server.room.tables[tid].game
+        while game.phase == "deal":
+            assert time.monotonic() < end, "the deal did not finish"
+            time.sleep(0.05)
+        asked = sum(server.room.search.stats.values())
+        assert asked <= 3 * 3, f"{asked} search decisions during a deal of 51 paced steps"
 
 
 def test_strong_seats_survive_a_restart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

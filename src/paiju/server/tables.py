@@ -670,7 +670,9 @@ class CardTable:
             legal = list(self.game.legal_actions(seat))
             # a private copy: the bot reads it on another thread (or process) while the game moves on
             view = json.loads(dumps(self.game.view(seat, copy=False))) if self.bots.needs_view(bot, name) else {}
-        action = await self.bots.choose(bot, seat, view, legal, name)
+            # a paced step (升级's deal, 0.2 s) is too short for a search: the seat's fast bot answers it
+            paced = self.game.window(seat) == Window.PACE
+        action = await self.bots.choose(bot, seat, view, legal, None if paced else name)
         async with self.lock:
             if not self._can_decide(seat, seq, bot_only=bot_only):
                 # the table moved on while the bot thought (a simultaneous decision); if the seat must still
