@@ -82,7 +82,9 @@ def serve(port: int, data: Path, mode: str, workers: int, budget: float) -> None
             return action
 
         SearchPool.decide = on_a_thread  # type: ignore[method-assign]
+    # no pause between hands: the load's clients never press continue (as in bench_server_load)
     settings = Settings(data_dir=data, secret_key="bench", turn_seconds=0, claim_seconds=0, grace_seconds=600,
+                        next_hand_seconds=0,
                         gc_full_every_seconds=600.0, address_limit_factor=100, strong_bot_workers=workers,
                         strong_bot_budget=budget, strong_bot_seconds=max(1.0, budget + 0.3))
     app = create_app(settings)
@@ -95,7 +97,7 @@ def serve(port: int, data: Path, mode: str, workers: int, budget: float) -> None
             if room is not None:
                 pool = room.search
                 out = {"stats": dict(pool.stats), "cpu_seconds": pool.cpu_seconds, "lag_s": pool.lag,
-                       "pids": sorted(pool.pids)}
+                       "pids": sorted(pool.pids), "ready": pool.ready}
                 (data / "search.json").write_text(json.dumps(out))
 
     threading.Thread(target=report, daemon=True).start()
@@ -113,7 +115,8 @@ async def bot_tables(base: str, n: int) -> list[str]:
         tids = []
         for _ in range(n):
             r = await http.post("/api/tables", json={"game": "shuiyu", "config": {"rounds": 10000},
-                                                     "turn_seconds": 0, "claim_seconds": 0}, headers=auth)
+                                                     "turn_seconds": 0, "claim_seconds": 0,
+                                                     "next_hand_seconds": 0}, headers=auth)
             r.raise_for_status()
             tid = r.json()["id"]
             seats = (await http.post(f"/api/tables/{tid}/bots", json={"strength": "strong"}, headers=auth)).json()
@@ -158,10 +161,16 @@ def main() -> None:
             if server.poll() is not None:
                 sys.exit(f"server exited: {log_path.read_text(errors='replace')[-3000:]}")
             time.sleep(0.1)
-        tids, tokens = asyncio.run(load.setup(base, args.tables, "shuiyu", {"rounds": 10000}))
+        tids, tokens = asyncio.run(load.setup(base, args.tables, "shuiyu", {"rounds": 10000},
+                                              {"next_hand_seconds": 0}))
         if args.mode != "none" and args.bot_tables:
             asyncio.run(bot_tables(base, args.bot_tables))
-            time.sleep(3.0)  # the workers start, the bot tables get going
+            for _ in range(300):  # the workers start (thread mode has none), the bot tables get going
+                with contextlib.suppress(OSError, ValueError):
+                    if args.mode == "thread" or json.loads((data / "search.json").read_text())["ready"]:
+                        break
+                time.sleep(0.1)
+            time.sleep(2.0)
         marks: dict[str, float] = {}
 
         def on_load() -> None:
