@@ -44,3 +44,15 @@ class StuckBot:
     def act(self, view: Any, legal: Sequence[str]) -> str:
         time.sleep(3.0)
         return legal[-1]
+
+
+class DyingBot:
+    """A search bot whose worker dies in the middle of its search (killed, out of memory)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.budget_seconds = 0.0
+
+    def act(self, view: Any, legal: Sequence[str]) -> str:
+        import os
+
+        os._exit(3)

@@ -104,8 +104,8 @@ class TableBots:
         return (self.seed * 31 + seat) % 2**62
 
     def kind(self, bot: str) -> str:
-        """The bot kind a seat's ``bot`` names (``easy``/``strong`` through the game's strengths)."""
-        return strengths_of(self.game)[bot] if bot in SEAT_STRENGTHS else bot
+        """The bot kind a seat's ``bot`` names (a strength through the game's strengths, else itself)."""
+        return strengths_of(self.game)[bot] if bot in STRENGTHS else bot
 
     def searches(self, bot: str) -> bool:
         """Whether the seat's decisions go to the search pool."""

@@ -26,6 +26,7 @@ import sys
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from .settings import Settings
@@ -130,24 +131,41 @@ class SearchPool:
         were up); idempotent.  Starting them takes a second or so, on a thread: never on the event loop."""
         self.watch()
         if self._pool is None and self._starting is None and not self._closed:
-            self._starting = asyncio.get_running_loop().create_task(asyncio.to_thread(self._start))
+            self._starting = asyncio.get_running_loop().create_task(self._start())
 
-    def _start(self) -> None:
+    async def _start(self) -> None:
+        try:
+            pool = await asyncio.to_thread(self._build)
+        finally:
+            self._starting = None
+        if pool is not None and self._closed:
+            pool.shutdown(wait=False, cancel_futures=True)
+        elif pool is not None:
+            self._pool = pool
+
+    def _build(self) -> concurrent.futures.ProcessPoolExecutor | None:
+        """The pool with every worker up (None if they would not start: the next search tries again)."""
         # forkserver, not fork: the room's process has threads (the database writer, bots' threads), and a
         # fork copies whatever lock one of them held
         method = "forkserver" if sys.platform.startswith("linux") else "spawn"
         pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(method),
                                                       initializer=_warm)
         try:
-            concurrent.futures.wait([pool.submit(_warm) for _ in range(self.workers)], timeout=60)
+            for f in concurrent.futures.as_completed([pool.submit(_warm) for _ in range(self.workers)], timeout=60):
+                f.result()
         except Exception:
             log.exception("the strong bots' workers did not start")
             pool.shutdown(wait=False, cancel_futures=True)
-            return
-        if self._closed:
-            pool.shutdown(wait=False, cancel_futures=True)
-            return
-        self._pool = pool
+            return None
+        return pool
+
+    def _broken(self) -> None:
+        """A worker died (killed, out of memory): this pool takes no more work; the next search starts another."""
+        log.error("a strong bots' worker process died; starting new workers")
+        if self._pool is not None:
+            with contextlib.suppress(Exception):
+                self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = None
 
     # ---- decisions -------------------------------------------------------------------------------------
 
@@ -167,10 +185,9 @@ class SearchPool:
         cap = self.settings.strong_bot_seconds
         budget = min(self.settings.strong_bot_budget, cap)
         try:
-            future = pool.submit(decide_in_worker, maker, seed, view, legal, budget,
-                                             time.time() + budget)
-        except Exception:  # a pool shut down, or a factory that cannot be sent to another process
-            log.exception("could not send a strong bot's decision to the pool")
+            future = pool.submit(decide_in_worker, maker, seed, view, legal, budget, time.time() + budget)
+        except BrokenProcessPool:
+            self._broken()
             self.stats[FAILED] += 1
             return None
         self.in_flight += 1
@@ -181,7 +198,12 @@ class SearchPool:
         except TimeoutError:
             self.stats[TIMED_OUT] += 1
             return None
-        except Exception:
+        except BrokenProcessPool:
+            if self._pool is pool:
+                self._broken()
+            self.stats[FAILED] += 1
+            return None
+        except Exception:  # the bot raised, or could not be sent to another process
             log.exception("a strong bot failed in its worker")
             self.stats[FAILED] += 1
             return None
