@@ -61,6 +61,29 @@ def get_bot(game: str, kind: str = "best", seed: int = 0) -> Bot:
     return bot_maker(game, kind)(seed)
 
 
+STRENGTHS: tuple[str, ...] = ("easy", "normal", "strong")
+"""The card room's three strengths (入门, 普通, 高手), weakest first."""
+
+STRENGTH_LABELS: dict[str, dict[str, str]] = {"easy": {"zh": "入门", "en": "easy"},
+                                              "normal": {"zh": "普通", "en": "normal"},
+                                              "strong": {"zh": "高手", "en": "strong"}}
+
+
+def strength_kinds(game: str) -> dict[str, str]:
+    """Which bot kind plays each strength of ``game``: the game's ``STRENGTHS`` where it names one, else the
+    weakest listed bot for easy (the list is strongest first, and a baseline is weak but sensible, not random)
+    and ``best`` for normal and strong.  ``best`` stays the strongest *fast* bot (``paiju sim``, the RL
+    environments); a search bot is named by its own kind."""
+    listed = [k for k in entry(game).bot_factories() if k != "random"]
+    out = {"easy": listed[-1] if listed else "random", "normal": "best", "strong": "best"}
+    named = entry(game).strength_map()
+    unknown = set(named) - set(STRENGTHS)
+    if unknown:
+        raise KeyError(f"{game}: unknown strengths {sorted(unknown)}; known: {', '.join(STRENGTHS)}")
+    out.update(named)
+    return out
+
+
 def play_out(
     game: Game[Any],
     bots: Sequence[Bot],

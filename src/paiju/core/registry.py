@@ -71,6 +71,9 @@ class GameEntry:
     terminal: Ref | Terminal | None = None
     study: Ref | Any = None
     """The bot study ``paiju study`` runs (a :class:`paiju.bots.study.StudySpec`); None: the game has none."""
+    strengths: Ref | Mapping[str, str] | None = None
+    """The card room's strengths, ``{"easy": kind, "normal": kind, "strong": kind}`` (kinds of ``bots``, or
+    ``best``); None: :func:`paiju.bots.base.strength_kinds` derives them from ``bots``."""
 
     def game(self) -> type[Game[Any]]:
         cls: type[Game[Any]] = load(self.engine) if isinstance(self.engine, str) else self.engine
@@ -94,6 +97,13 @@ class GameEntry:
         hooks: Terminal = load(self.terminal) if isinstance(self.terminal, str) else self.terminal
         return hooks
 
+    def strength_map(self) -> Mapping[str, str]:
+        """The strengths the entry names ({} when it names none)."""
+        if self.strengths is None:
+            return {}
+        found: Mapping[str, str] = load(self.strengths) if isinstance(self.strengths, str) else self.strengths
+        return found
+
     def study_spec(self) -> Any:
         """The game's study (a ``paiju.bots.study.StudySpec``), or None."""
         return load(self.study) if isinstance(self.study, str) else self.study
@@ -101,7 +111,8 @@ class GameEntry:
 
 def _entry(game: str, package: str, cls: str) -> GameEntry:
     return GameEntry(game, engine=f"{package}.engine:{cls}Game", config=f"{package}.config:{cls}Config",
-                     bots=f"{package}.bots:BOTS", terminal=f"{package}.cli:TERMINAL", study=f"{package}.study:STUDY")
+                     bots=f"{package}.bots:BOTS", terminal=f"{package}.cli:TERMINAL", study=f"{package}.study:STUDY",
+                     strengths=f"{package}.bots:STRENGTHS")
 
 
 GAMES: dict[str, GameEntry | Ref] = {

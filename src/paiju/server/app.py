@@ -26,12 +26,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import paiju
+from paiju.bots.base import STRENGTH_LABELS, STRENGTHS
 from paiju.core import game_names, get_game
 
 from . import routes_friends, routes_history, routes_host, routes_players, scoring
 from . import storage as st
 from .accounts import Accounts, SessionStore
 from .auth import Player, clean_nickname
+from .bots import parse_strength, strengths_of
 from .cluster import Cluster, Command, RedisCluster, Relayed
 from .errors import ErrorCode, RoomError
 from .guard import DB_ERRORS, Guard, db_unavailable
@@ -141,8 +143,15 @@ async def list_games(request: Request) -> Response:
                     "max_seats": cls.max_seats, "options": cls.config_class.schema(),
                     "table_options": [*_table_options(request.app.state.settings, paced=cls.paced,
                                                       asks_all=cls.config_class.asks_all_option() is not None),
-                                      _escape_option(name)]})
+                                      _escape_option(name)],
+                    "strengths": _strengths(name)})
     return JSONResponse(out)
+
+
+def _strengths(game: str) -> list[dict[str, str]]:
+    """The bot strengths a table of ``game`` offers, weakest first, with the bot kind each one is."""
+    kinds = strengths_of(game)
+    return [{"name": s, **STRENGTH_LABELS[s], "bot": kinds[s]} for s in STRENGTHS]
 
 
 def _table_options(settings: Settings, *, paced: bool, asks_all: bool) -> list[dict[str, Any]]:
@@ -323,20 +332,18 @@ def seat_command(name: str, command: SeatCommand) -> Handler:
     return api(handler)
 
 
-sit = seat_command("sit", lambda player, table, data: table.sit(player, _seat_number(data)))
-leave = seat_command("leave", lambda player, table, data: table.leave(player))
-add_bots = seat_command("add_bots", lambda player, table, data: table.fill_bots(player))
-remove_bot = seat_command("remove_bot", lambda player, table, data: table.remove_bot(player, _seat_number(data)))
-start = seat_command("start", lambda player, table, data: table.start(player))
-
 SEAT_COMMANDS: dict[str, Command] = {
     "sit": lambda player, table, data: table.sit(player, _seat_number(data)),
     "leave": lambda player, table, data: table.leave(player),
-    "add_bots": lambda player, table, data: table.fill_bots(player),
+    "add_bots": lambda player, table, data: table.fill_bots(player, parse_strength(data.get("strength"))),
     "remove_bot": lambda player, table, data: table.remove_bot(player, _seat_number(data)),
     "start": lambda player, table, data: table.start(player),
 }
-"""What another worker may ask the owner of a table to do (cluster.py's calls)."""
+"""The seat commands, the same whether the request reached the table's owner or another worker asked it
+(cluster.py's calls)."""
+
+sit, leave, add_bots, remove_bot, start = (seat_command(name, SEAT_COMMANDS[name])
+                                           for name in ("sit", "leave", "add_bots", "remove_bot", "start"))
 
 
 # ---- play ----------------------------------------------------------------------------------------------

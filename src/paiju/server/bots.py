@@ -1,8 +1,13 @@
 """The bots of one table: which bot plays which seat, and asking one for a move off the event loop.
 
 A bot sees only what its seat sees: it is handed a private copy of the seat's view and legal list, and
-decides on a worker thread (some bots think for seconds).  Whether its choice still applies is the table's
-call, under the table's lock.
+decides on a worker thread, or — a strong (高手) seat whose game has a search bot — in a worker process
+(search.py), falling back to the fast bot when the room is busy.  Whether its choice still applies is the
+table's call, under the table's lock.
+
+A seat's ``bot`` is the room's name for who plays it: ``easy`` or ``strong`` (the game's 入门 and 高手 bots,
+``paiju.bots.base.strength_kinds``), or a bot kind — the room's ``bot_kind``, ``best`` by default, is its
+normal (普通) bot, which also plays autoplay (托管) and a leaver's seat.
 """
 
 from __future__ import annotations
@@ -12,9 +17,58 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from paiju.bots.base import Bot, RandomBot
+from paiju.bots.base import STRENGTHS, Bot, RandomBot, bot_maker, strength_kinds
+
+from .errors import ErrorCode, RoomError
+from .search import SearchPool
 
 log = logging.getLogger("paiju.server.bots")
+
+EASY, NORMAL, STRONG = STRENGTHS
+SEAT_STRENGTHS = (EASY, STRONG)
+"""The strengths a seat's ``bot`` names itself; any other bot is the room's normal one."""
+
+
+def strength_of(bot: str | None) -> str | None:
+    """The strength a seat's ``bot`` plays at (None: no bot)."""
+    if bot is None:
+        return None
+    return bot if bot in SEAT_STRENGTHS else NORMAL
+
+
+def seat_bot(strength: str, normal_kind: str) -> str:
+    """What a seat filled at ``strength`` stores as its ``bot`` (normal stays the room's ``bot_kind``, so a
+    table filled before strengths existed reads the same)."""
+    return strength if strength in SEAT_STRENGTHS else normal_kind
+
+
+def parse_strength(value: object) -> str:
+    """A body's ``strength`` (absent: normal); 422 ``unknown_strength`` for anything else."""
+    if value is None:
+        return NORMAL
+    if not isinstance(value, str) or value not in STRENGTHS:
+        shown = repr(value)[:40]
+        raise RoomError(ErrorCode.UNKNOWN_STRENGTH, f"unknown bot strength {shown}; known: {', '.join(STRENGTHS)}",
+                        422, zh=f"没有 {shown} 这种机器人强度；可选：easy（入门）、normal（普通）、strong（高手）")
+    return value
+
+
+def strengths_of(game: str) -> dict[str, str]:
+    """The bot kind of each strength; a game whose table is broken plays ``best`` at every strength but easy."""
+    try:
+        return strength_kinds(game)
+    except (ImportError, KeyError):
+        log.exception("%s: no strengths table; every strength plays best", game)
+        return {EASY: "random", NORMAL: "best", STRONG: "best"}
+
+
+def searches(game: str) -> bool:
+    """Whether ``game``'s strong bot is not its normal one (then it thinks in a worker process)."""
+    kinds = strengths_of(game)
+    try:
+        return bot_maker(game, kinds[STRONG]) is not bot_maker(game, kinds[NORMAL])
+    except (ImportError, KeyError):
+        return False
 
 BotFactory = Callable[[str, str, int], Bot]
 """(game, kind, seed) -> bot."""
@@ -35,20 +89,47 @@ class TableBots:
     """One table's bots, made on first use per seat (seeded from the table's seed, so a rebuilt table's
     bots are the same bots), and which seats have a move asked for or under way."""
 
-    def __init__(self, factory: BotFactory, table_id: str, game: str, seed: int) -> None:
+    def __init__(self, factory: BotFactory, table_id: str, game: str, seed: int,
+                 search: SearchPool | None = None) -> None:
         self.factory = factory
         self.table_id = table_id
         self.game = game
         self.seed = seed
-        self._bots: dict[int, Bot] = {}
+        self.search = search
+        self._bots: dict[int, tuple[str, Bot]] = {}  # seat -> (its ``bot`` when made, the bot)
         self._asked: dict[int, int] = {}  # seat -> the update seq its think delay was armed for
         self.thinking: set[int] = set()
 
-    def bot(self, seat: int, kind: str) -> Bot:
-        bot = self._bots.get(seat)
-        if bot is None:
-            bot = self._bots[seat] = self.factory(self.game, kind, (self.seed * 31 + seat) % 2**62)
-        return bot
+    def _seed(self, seat: int) -> int:
+        return (self.seed * 31 + seat) % 2**62
+
+    def kind(self, bot: str) -> str:
+        """The bot kind a seat's ``bot`` names (a strength through the game's strengths, else itself)."""
+        return strengths_of(self.game)[bot] if bot in STRENGTHS else bot
+
+    def searches(self, bot: str) -> bool:
+        """Whether the seat's decisions go to the search pool."""
+        return bot == STRONG and self.search is not None and searches(self.game)
+
+    def bot(self, seat: int, name: str) -> Bot:
+        """The bot that decides in this process for the seat whose ``bot`` is ``name``: for a searching seat, its
+        fast fallback (the game's normal bot)."""
+        made = self._bots.get(seat)
+        if made is None or made[0] != name:
+            search = self.searches(name)
+            if search:
+                self.prepare(name)  # a table rebuilt after a restart: its first search starts the workers
+            made = self._bots[seat] = (name, self.factory(self.game, self.kind(NORMAL if search else name),
+                                                          self._seed(seat)))
+        return made[1]
+
+    def prepare(self, name: str) -> None:
+        """Seats were filled with ``name``: if they search, start the workers now, before the first decision."""
+        if self.search is not None and self.searches(name):
+            self.search.prepare()
+
+    def needs_view(self, bot: Bot, name: str) -> bool:
+        return self.searches(name) or getattr(bot, "needs_view", True)
 
     def forget(self, seat: int) -> None:
         """The seat's bot is gone (the person is back, or another bot takes over): make a new one next time,
@@ -67,11 +148,19 @@ class TableBots:
         """A move is asked of ``seat``'s bot for update ``seq``."""
         self._asked[seat] = seq
 
-    async def choose(self, bot: Bot, seat: int, view: dict[str, Any], legal: list[str]) -> str | None:
-        """The bot's choice, made on a worker thread; None if it failed.  ``seat`` is in ``thinking`` from the
-        call (before anything waits: the caller's lock is just released) until the choice is back."""
+    async def choose(self, bot: Bot, seat: int, view: dict[str, Any], legal: list[str],
+                     name: str | None = None) -> str | None:
+        """The choice of the seat whose ``bot`` is ``name``: a search in a worker process for a searching seat,
+        else (or when the pool says no) ``bot``'s on a worker thread; None if it failed.  ``seat`` is in
+        ``thinking`` from the call (before anything waits: the caller's lock is just released) until the
+        choice is back."""
         self.thinking.add(seat)
         try:
+            if name is not None and self.search is not None and self.searches(name):
+                maker = bot_maker(self.game, self.kind(STRONG))
+                action = await self.search.decide(maker, self._seed(seat), view, legal)
+                if action is not None:
+                    return action
             return await asyncio.to_thread(self._ask, bot, view, legal, seat)
         finally:
             self.thinking.discard(seat)

@@ -57,6 +57,10 @@ def register(app: typer.Typer) -> None:
         claim_pause: Annotated[float, typer.Option(
             help="default wait after every discard, whether or not anyone can claim (0: off)")] = 1.0,
         bot_delay: Annotated[float, typer.Option(help="bots' think delay in seconds")] = 0.8,
+        strong_bot_seconds: Annotated[float, typer.Option(
+            help="the longest a strong (高手) bot may think before the fast bot moves for it")] = 1.0,
+        strong_bot_workers: Annotated[int, typer.Option(
+            help="worker processes for strong bots' searches (0: one per core)")] = 0,
         session_days: Annotated[float, typer.Option(help="a session unused this many days expires (sliding)")] = 30.0,
         ws_deflate: Annotated[bool, typer.Option(
             help="compress websocket messages (permessage-deflate): ~5x less bandwidth, but more CPU and "
@@ -108,7 +112,10 @@ def register(app: typer.Typer) -> None:
                             secret_key=os.environ.get("PAIJU_SECRET_KEY") or None, turn_seconds=turn_seconds,
                             claim_seconds=claim_seconds, grace_seconds=grace_seconds,
                             pace_seconds=pace_seconds, next_hand_seconds=next_hand_seconds, claim_pause=claim_pause,
-                            bot_delay_seconds=bot_delay, session_days=session_days, gc_full_every_seconds=600.0,
+                            bot_delay_seconds=bot_delay, strong_bot_seconds=strong_bot_seconds,
+                            strong_bot_budget=min(0.7, 0.7 * strong_bot_seconds),
+                            strong_bot_workers=strong_bot_workers, session_days=session_days,
+                            gc_full_every_seconds=600.0,
                             cookie_secure=cookie_secure, allowed_origins=tuple(allowed_origin or ()),
                             trusted_proxies=tuple(trusted_proxy or ()), address_limit_factor=address_limit_factor,
                             waiting_table_minutes=waiting_table_minutes,

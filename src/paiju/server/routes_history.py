@@ -24,6 +24,7 @@ from . import scoring
 from . import storage as st
 from .accounts import accounts
 from .auth import Player
+from .bots import NORMAL, strength_of
 from .broadcast import with_text
 from .errors import ErrorCode, RoomError, invite_required, no_table
 from .handlers import api, body_of, current_player, require_player, room_of
@@ -307,7 +308,9 @@ class Rematches:
         await room.db.run(lambda c: scoring.set_rule(c, new.id, rule, rematch_of=row.id))
         for seat, p in sorted(people.items()):
             await new.sit(p, seat)
-        await new.fill_bots(owner)
+        # the bots that filled seats come back at their strength (one that took a person's seat was normal)
+        filled = {strength_of(s.bot) or NORMAL for s in row.seats if s.player_id is None and s.bot is not None}
+        await new.fill_bots(owner, filled.pop() if len(filled) == 1 else NORMAL)
         await new.start(owner)
         return new.id
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .auth import Player
+from .bots import strength_of
 from .errors import ErrorCode, RoomError
 from .storage import SeatRow
 
@@ -129,6 +130,6 @@ class Seats:
         """The seats as a table object shows them (docs/protocol.md)."""
         return [{"seat": s.seat,
                  "player": None if s.player_id is None else {"id": s.player_id, "nickname": s.nickname},
-                 "bot": s.bot, "replaced": s.replaced,
+                 "bot": s.bot, "strength": strength_of(s.bot), "replaced": s.replaced,
                  "connected": (s.bot is None or s.replaced == AUTOPLAY) and connected(s.player_id)}
                 for s in self.rows]

@@ -45,6 +45,22 @@ class Settings:
     bot_delay_seconds: float = 0.8
     """Think delay before a bot acts, so people can follow; 0 in tests."""
     bot_kind: str = "best"
+    """The normal (普通) bot: filling seats without a strength, autoplay (托管) and replacing a leaver."""
+    # ---- strong bots (docs/server.md, "Bot strengths") ----
+    strong_bot_seconds: float = 1.0
+    """The longest a strong (高手) bot's decision may take in the room: past it the fast bot's move is made."""
+    strong_bot_budget: float = 0.7
+    """The search budget a strong bot is given (its ``budget_seconds``), counted from when the room asks; the
+    rest of ``strong_bot_seconds`` is for sending the position to a worker and the answer back."""
+    strong_bot_workers: int = 0
+    """Worker processes for strong bots' searches; 0: one per core this process may use."""
+    strong_bot_queue: int | None = None
+    """The most search decisions that may wait for a worker; past it the fast bot decides.  None: as many as
+    there are workers."""
+    strong_bot_lag_seconds: float = 0.05
+    """While the event loop lags more than this, strong bots play the fast bot's move (the room is busy)."""
+    strong_bot_lag_every: float = 0.1
+    """How often the loop's lag is measured."""
     resume_buffer: int = 64
     """Updates kept per table for ``resume``; older gaps get a fresh snapshot."""
     send_queue_limit: int = 1000

@@ -29,13 +29,14 @@ from paiju.core import SPECTATOR, ActionError, ConfigError, Event, Game, Window,
 
 from . import scoring
 from .auth import Player
-from .bots import BotFactory, TableBots, default_bot_factory
+from .bots import NORMAL, BotFactory, TableBots, default_bot_factory, seat_bot
 from .broadcast import Broadcaster, with_text
 from .clock import NO_DEADLINES, Deadlines, Timers, Windows, next_deadlines
 from .cluster import Cluster, moved_error
 from .conn import _ENCODER, Conn, dumps, dumps_events
 from .errors import ErrorCode, RoomError, invite_required, no_table
 from .numbers import RoomNumbers
+from .search import SearchPool
 from .seats import AUTOPLAY, DISCONNECTED, KICKED, LEFT, Seats
 from .settings import Settings
 from .storage import Database, SeatRow, TableRow, expire_table, is_fenced
@@ -76,7 +77,7 @@ class CardTable:
         self.store = TableStore(room.db, row, room.hooks)
         self.seats = Seats(row.seats)
         self.watchers = Broadcaster()
-        self.bots = TableBots(room.bot_factory, row.id, row.game, row.seed)
+        self.bots = TableBots(room.bot_factory, row.id, row.game, row.seed, room.search)
         self.timers = Timers(room.settings.clock)
         self.deadlines = _deadlines_of(row, game)
         self.held: dict[int, str] = {}
@@ -289,11 +290,12 @@ class CardTable:
             raise RoomError(ErrorCode.NOT_ALLOWED, "only the table's owner or a seated player can change its bots",
                             403, zh="只有桌主或入座的人才能增减机器人")
 
-    async def fill_bots(self, player: Player) -> None:
+    async def fill_bots(self, player: Player, strength: str = NORMAL) -> None:
         async with self.lock:
             self._check_waiting("the game has started", "已经开局")
             self._check_member(player)
-            await self._save(self.seats.fill_bots(self.settings.bot_kind))
+            await self._save(self.seats.fill_bots(seat_bot(strength, self.settings.bot_kind)))
+            self.bots.prepare(seat_bot(strength, self.settings.bot_kind))
             self._broadcast_table()
 
     async def remove_bot(self, player: Player, seat: int) -> None:
@@ -668,11 +670,14 @@ class CardTable:
         async with self.lock:
             if seat in self.bots.thinking or not self._can_decide(seat, seq, bot_only=bot_only):
                 return
-            bot = self.bots.bot(seat, self.seats[seat].bot or self.settings.bot_kind)
+            name = self.seats[seat].bot or self.settings.bot_kind
+            bot = self.bots.bot(seat, name)
             legal = list(self.game.legal_actions(seat))
-            # a private copy: the bot reads it on another thread while the game moves on
-            view = json.loads(dumps(self.game.view(seat, copy=False))) if getattr(bot, "needs_view", True) else {}
-        action = await self.bots.choose(bot, seat, view, legal)
+            # a private copy: the bot reads it on another thread (or process) while the game moves on
+            view = json.loads(dumps(self.game.view(seat, copy=False))) if self.bots.needs_view(bot, name) else {}
+            # a paced step (升级's deal, 0.2 s) is too short for a search: the seat's fast bot answers it
+            paced = self.game.window(seat) == Window.PACE
+        action = await self.bots.choose(bot, seat, view, legal, None if paced else name)
         async with self.lock:
             if not self._can_decide(seat, seq, bot_only=bot_only):
                 # the table moved on while the bot thought (a simultaneous decision); if the seat must still
@@ -792,6 +797,8 @@ class Room:
         self.hooks = StoreHooks()
         """Work that commits with every table's writes (the ledger's bookings, issue 9)."""
         self.bot_factory = bot_factory
+        self.search = SearchPool(settings)
+        """Strong bots' worker processes (started on first use) and the loop's lag (search.py)."""
         self.tables: dict[str, CardTable] = {}
         self.numbers = RoomNumbers(db, settings.clock)
         self._players: dict[str, Player] = {}
@@ -1030,3 +1037,4 @@ class Room:
             h.cancel()
         for t in self.tables.values():
             t.close()
+        self.search.close()

@@ -127,7 +127,7 @@ export const api = {
   createTable: (body) => request("POST", "/api/tables", body),
   sit: (id, seat, invite) => request("POST", `/api/tables/${encodeURIComponent(id)}/sit`, invite ? { seat, invite } : { seat }),
   leave: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}),
-  fillBots: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots`, {}),
+  fillBots: (id, strength) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots`, strength ? { strength } : {}),
   removeBot: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots/remove`, { seat }),
   start: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/start`, {}),
   rules: (game, lang) => request("GET", `/api/rules/${encodeURIComponent(game)}?lang=${encodeURIComponent(lang)}`),

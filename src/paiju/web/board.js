@@ -39,6 +39,9 @@ export function seatBadges(info, { role = null, isMe = false } = {}) {
     role ? h("span", { class: "role" }, say(role)) : null,
     autoplay ? h("span", { class: "autoplay-badge", title: t("autoplay_hint") }, t("autoplay"))
       : info?.bot ? h("span", { class: "bot-badge", title: t("bot") }, "AI") : null,
+    !autoplay && info?.bot && info.strength
+      ? h("span", { class: "strength-badge", dataset: { strength: info.strength }, title: t("bot_strength") },
+        t(`strength_${info.strength}`)) : null,
     info?.player && info.replaced === "left"
       ? h("span", { class: "left-badge", title: t("left_hint") }, t("left"))
       : info?.player && (info.replaced === "disconnected" || (!info.bot && info.connected === false))

@@ -22,6 +22,7 @@ const MAX_LOG = 80;
 const CARD_BUTTONS_MAX = 3; // card-clickable actions also get buttons when there are this few
 const PING_EVERY_MS = 10_000; // the client asks the server for a pong this often ...
 const PONG_WAIT_MS = 5_000; // ... and takes the connection for dead when none comes back in this time
+const STRENGTHS = ["easy", "normal", "strong"]; // the bot strengths every game offers (docs/protocol.md, POST /bots)
 
 export function showTable(ctx, tableId, invite) {
   const me = player();
@@ -479,7 +480,12 @@ export function showTable(ctx, tableId, invite) {
           },
         }, t("copy"))) : null,
       status === "waiting" ? h("div", { class: "form-actions" },
-        h("button", { id: "fill-bots", disabled: full, onclick: () => lobbyCall(() => api.fillBots(tableId)) }, t("fill_bots")),
+        h("select", { id: "bot-strength", "aria-label": t("bot_strength"), title: t("bot_strength"), disabled: full,
+          onchange: (e) => { s.botStrength = e.target.value; } },
+        STRENGTHS.map((name) => h("option", { value: name, selected: name === (s.botStrength || "normal") },
+          t(`strength_${name}`)))),
+        h("button", { id: "fill-bots", disabled: full,
+          onclick: () => lobbyCall(() => api.fillBots(tableId, s.botStrength || "normal")) }, t("fill_bots")),
         h("button", { id: "start", class: "primary", disabled: !full, title: full ? null : t("need_full"),
           onclick: () => lobbyCall(() => api.start(tableId)) }, t("start"))) : h("p", { class: "muted" }, t(`status_${status}`)),
       mine != null ? phraseBar(talk, send, render) : null,

@@ -444,3 +444,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {
     "efficient": EfficientBot,
     "greedy": ShantenGreedyBot,
 }
+
+STRENGTHS: dict[str, str] = {"easy": "greedy", "normal": "best", "strong": "best"}
+"""The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"); strong is the fast bot until a search
+bot is wired here (one line: its kind)."""

@@ -436,3 +436,7 @@ class HighestCardBot:
 BOTS: dict[str, Callable[[int], Any]] = {"smart": SmartBot, "search": SearchBot, "highest": HighestCardBot}
 """Strongest first by kind: ``best`` (the first entry) is the strongest *fast* bot, SmartBot; ``search`` is
 stronger but spends up to tens of milliseconds a decision."""
+
+STRENGTHS: dict[str, str] = {"easy": "highest", "normal": "best", "strong": "search"}
+"""The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"): 高手 is the search bot, which the room runs
+in its worker processes with a time cap and falls back from to SmartBot when busy."""

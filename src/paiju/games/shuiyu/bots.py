@@ -543,3 +543,7 @@ class BiggestHeadBot:
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {"odds": OddsBot, "biggest_head": BiggestHeadBot}
+
+STRENGTHS: dict[str, str] = {"easy": "biggest_head", "normal": "best", "strong": "best"}
+"""The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"); strong is the fast bot until a search
+bot is wired here (one line: its kind)."""

@@ -177,3 +177,7 @@ class SmartBot(_HandBot):
 
 
 BOTS: dict[str, Callable[[int], Any]] = {"smart": SmartBot, "closest": ClosestToWinBot}
+
+STRENGTHS: dict[str, str] = {"easy": "closest", "normal": "best", "strong": "best"}
+"""The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"); strong is the fast bot until a search
+bot is wired here (one line: its kind)."""
