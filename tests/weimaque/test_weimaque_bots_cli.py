@@ -22,13 +22,13 @@ def test_bot_registry() -> None:
 def test_weights_are_checked_and_red_terms_count_the_melds() -> None:
     with pytest.raises(ValueError, match="15 weights"):
         SmartBot(0, weights=SMART[:10])
-    w = SMART[:13] + (7.0, 0.0)  # few_reds: one red at most, hand and melds together
+    w = (*SMART[:13], 7.0, 0.0)  # few_reds: one red at most, hand and melds together
     hand = [0] * 20
     hand[1] = 1  # 二, red
     hand[3] = 2
     assert hand_value(hand, [2] * 20, w) - hand_value(hand, [2] * 20, SMART) == pytest.approx(7.0)
     assert hand_value(hand, [2] * 20, w, meld_reds=1) == pytest.approx(hand_value(hand, [2] * 20, SMART))
-    red_card = SMART[:12] + (-1.5, 0.0, 0.0)
+    red_card = (*SMART[:12], -1.5, 0.0, 0.0)
     assert hand_value(hand, [2] * 20, red_card) == pytest.approx(hand_value(hand, [2] * 20, SMART) - 1.5)
 
 
