@@ -1,6 +1,6 @@
 """Fit the smart bot's weights by duplicate self-play against the hand-set smart bot.
 
-    python -m paiju.games.weimaque.tune --generations 20 --deals 300     # ~35 CPU-minutes, one process
+    python -m paiju.games.weimaque.tune --generations 20 --deals 300     # ~45 CPU-minutes, one process
 
 A candidate weight vector sits in one player seat against two copies of today's smart bot (``SMART``), on
 every deal three times (dealer, next and previous seat), exactly as the study plays it; its fitness is its
