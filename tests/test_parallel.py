@@ -108,7 +108,7 @@ def test_study_command_prints_rows_and_checks_its_options() -> None:
                               "--no-progress", "-w", "2"])
     assert out.exit_code == 0, out.output
     summary = json.loads(out.stdout)
-    assert [(r["bot"], r["against"], r["deals"], r["hands"]) for r in summary["rows"]] == [("smart", "closest", 2, 6)]
+    assert [(r["bot"], r["against"], r["deals"], r["hands"]) for r in summary["rows"]] == [("tuned", "closest", 2, 6)]
     assert summary["seconds"] > 0 and 0 <= summary["rows"][0]["win_rate"] <= 1
     bad = runner.invoke(app, ["study", "weimaque", "-o", "nosuch=1"])
     assert bad.exit_code != 0 and "scale" in bad.output

@@ -7,18 +7,32 @@ import pytest
 from paiju.bots import get_bot, play_out
 from paiju.core import OMNISCIENT
 from paiju.games.weimaque import WeimaqueGame
-from paiju.games.weimaque.bots import BOTS, ClosestToWinBot, SmartBot
+from paiju.games.weimaque.bots import BOTS, SMART, WEIGHT_NAMES, ClosestToWinBot, SmartBot, TunedBot, hand_value
 from paiju.games.weimaque.cli import format_event, parse_input, render
 
 from .test_weimaque_engine import WAIT_BA, discard, make_deal, reach, shown
 
 
 def test_bot_registry() -> None:
-    assert list(BOTS) == ["smart", "closest"]
-    assert isinstance(get_bot("weimaque", "best"), SmartBot)
+    assert list(BOTS) == ["tuned", "smart", "closest"]
+    assert isinstance(get_bot("weimaque", "best"), TunedBot)
+    assert SmartBot.weights == SMART and len(TunedBot.weights) == len(WEIGHT_NAMES)
 
 
-@pytest.mark.parametrize("kind", ["smart", "closest"])
+def test_weights_are_checked_and_red_terms_count_the_melds() -> None:
+    with pytest.raises(ValueError, match="15 weights"):
+        SmartBot(0, weights=SMART[:10])
+    w = (*SMART[:13], 7.0, 0.0)  # few_reds: one red at most, hand and melds together
+    hand = [0] * 20
+    hand[1] = 1  # 二, red
+    hand[3] = 2
+    assert hand_value(hand, [2] * 20, w) - hand_value(hand, [2] * 20, SMART) == pytest.approx(7.0)
+    assert hand_value(hand, [2] * 20, w, meld_reds=1) == pytest.approx(hand_value(hand, [2] * 20, SMART))
+    red_card = (*SMART[:12], -1.5, 0.0, 0.0)
+    assert hand_value(hand, [2] * 20, red_card) == pytest.approx(hand_value(hand, [2] * 20, SMART) - 1.5)
+
+
+@pytest.mark.parametrize("kind", ["tuned", "smart", "closest"])
 def test_bots_finish_matches_with_legal_moves(kind: str) -> None:
     for seed in range(6):
         g = WeimaqueGame.new(seed=seed)
@@ -74,3 +88,13 @@ def test_study_runs_duplicate_deals() -> None:
     r = duel(SmartBot, RandomBot, deals=2, start=0)
     assert r["hands"] == 6 and r["deals"] == 2
     assert 0.0 <= r["win_rate"] <= 1.0 and r["p99_ms"] >= r["p50_ms"] >= 0.0
+    assert r["xi_per_win"] is None or r["xi_per_win"] >= 10, "a win needs 10 硬息"
+
+
+def test_tuning_measures_against_the_hand_set_bot() -> None:
+    from paiju.games.weimaque.tune import LOWER, UPPER, fitness, tune
+
+    assert fitness(SMART, 1_000_000, 2) == 0.0, "the same bot in every seat: each rotation plays the same hand"
+    gens = tune(1, 2, lam=2, progress=False)
+    assert len(gens) == 1 and len(gens[0].scores) == 2 and gens[0].mean_score == 0.0
+    assert all(lo <= x <= hi for x, lo, hi in zip(gens[0].mean, LOWER, UPPER, strict=True))

@@ -322,6 +322,15 @@ class SearchBot:
             self.playouts = playouts
         self.max_seconds = max_seconds
 
+    @property
+    def budget_seconds(self) -> float | None:
+        """The card room's name for the wall-clock cap (server/search.py sets it before each decision)."""
+        return self.max_seconds
+
+    @budget_seconds.setter
+    def budget_seconds(self, seconds: float | None) -> None:
+        self.max_seconds = seconds
+
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         if view["phase"] != "play":
             return self.smart.act(view, legal)

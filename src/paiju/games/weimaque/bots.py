@@ -21,10 +21,17 @@ from typing import Any
 from .cards import IS_RED, NUM_KINDS, alias, parse_card
 
 Weights = tuple[float, ...]
-# triple, triple 息 factor, run, pair, pair live bonus, red pair bonus, adjacent piece, gap piece,
-# 团圆 chance, red single
-CLOSEST: Weights = (10.0, 0.0, 10.0, 4.0, 0.0, 0.0, 3.0, 2.0, 0.0, 0.0)
-SMART: Weights = (11.0, 2.4, 8.0, 5.0, 2.0, 2.0, 2.6, 1.7, 0.8, 0.15)
+WEIGHT_NAMES = ("triple", "triple_xi", "run", "pair", "pair_live", "red_pair", "adjacent", "gap", "tuanyuan",
+                "red_single",  # the first ten: block values of the search (``suit_value``)
+                "feed_3", "feed_2",  # a discard others could 碰: three or more unseen copies, exactly two
+                "red_card", "few_reds",  # each red card held; hand and melds with at most one red (点胡/乌胡)
+                "claim")  # added to every 碰 / 吃 (below zero: claim less)
+CLOSEST: Weights = (10.0, 0.0, 10.0, 4.0, 0.0, 0.0, 3.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+SMART: Weights = (11.0, 2.4, 8.0, 5.0, 2.0, 2.0, 2.6, 1.7, 0.8, 0.15, 1.6, 0.7, 0.0, 0.0, 0.0)
+"""The hand-set weights of the first smart bot (``smart``), kept as the baseline the tuned bot is measured on"""
+TUNED: Weights = (12.754, 2.453, 7.637, 7.87, 1.94, 1.809, 3.13, 1.7, 1.058, 0.598, 1.076, 0.889, -0.076, -3.484,
+                   -0.718)
+"""Fitted by ``python -m paiju.games.weimaque.tune`` (the mean after generation 10 of 20; docs/bots/weimaque.md)"""
 
 
 @lru_cache(maxsize=1 << 18)
@@ -64,9 +71,17 @@ def suit_value(suit: tuple[int, ...], live: tuple[int, ...], red_base: int, w: W
     return best
 
 
-def hand_value(hand: Sequence[int], live: Sequence[int], w: Weights) -> float:
-    return (suit_value(tuple(hand[:10]), tuple(live[:10]), 0, w)
-            + suit_value(tuple(hand[10:]), tuple(live[10:]), 10, w))
+RED_KINDS = tuple(k for k in range(NUM_KINDS) if IS_RED[k])
+
+
+def hand_value(hand: Sequence[int], live: Sequence[int], w: Weights, meld_reds: int = 0) -> float:
+    """The block search of both sizes, plus the red-count terms (which no single size can see)."""
+    v = (suit_value(tuple(hand[:10]), tuple(live[:10]), 0, w[:10])
+         + suit_value(tuple(hand[10:]), tuple(live[10:]), 10, w[:10]))
+    if w[12] or w[13]:
+        reds = sum(hand[k] for k in RED_KINDS)
+        v += w[12] * reds + (w[13] if reds + meld_reds <= 1 else 0.0)
+    return v
 
 
 class _Seen:
@@ -94,6 +109,8 @@ class _Seen:
         self.guo = {parse_card(c) for c in view.get("guozhang", [])}
         self.players: list[int] = view["players"]
         self.locked = {parse_card(c) for c in view["locked"][self.me]} if 0 <= self.me < 4 else set()
+        mine = view["melds"][self.me] if 0 <= self.me < len(view["melds"]) else []
+        self.meld_reds = sum(1 for m in mine for c in m["cards"] if c != "??" and IS_RED[parse_card(c)])
 
     def live(self, exclude: int = -1) -> list[int]:
         out = []
@@ -105,23 +122,29 @@ class _Seen:
 
 class _HandBot:
     weights: Weights = CLOSEST
-    careful = False
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, weights: Weights | None = None) -> None:
         self.rng = random.Random(seed)
+        if weights is not None:
+            if len(weights) != len(WEIGHT_NAMES):
+                raise ValueError(f"{len(WEIGHT_NAMES)} weights expected ({', '.join(WEIGHT_NAMES)})")
+            self.weights = tuple(weights)
 
     def risk(self, seen: _Seen, k: int) -> float:
-        if not self.careful or k in seen.guo:
+        if k in seen.guo:
             return 0.0
         u = seen.unseen[k]
-        return 1.6 if u >= 3 else 0.7 if u == 2 else 0.0
+        return self.weights[10] if u >= 3 else self.weights[11] if u == 2 else 0.0
 
-    def best_discard(self, seen: _Seen, hand: list[int], allowed: Sequence[int]) -> tuple[float, int]:
+    def best_discard(self, seen: _Seen, hand: list[int], allowed: Sequence[int],
+                     meld_reds: int | None = None) -> tuple[float, int]:
         live = seen.live()
+        if meld_reds is None:
+            meld_reds = seen.meld_reds
         best = (-1e9, allowed[0])
         for k in allowed:
             hand[k] -= 1
-            v = hand_value(hand, live, self.weights) - self.risk(seen, k)
+            v = hand_value(hand, live, self.weights, meld_reds) - self.risk(seen, k)
             hand[k] += 1
             if v > best[0] + 1e-9 or (abs(v - best[0]) <= 1e-9 and self.rng.random() < 0.5):
                 best = (v, k)
@@ -139,7 +162,7 @@ class _HandBot:
     def claim(self, seen: _Seen, legal: Sequence[str]) -> str:
         card = seen.exposed
         live = seen.live()
-        stay = hand_value(seen.hand, live, self.weights)
+        stay = hand_value(seen.hand, live, self.weights, seen.meld_reds)
         best, choice = stay, "pass"
         for a in legal:
             if a == "pass":
@@ -148,15 +171,17 @@ class _HandBot:
             if a == "peng":
                 hand[card] -= 2
                 meld = self.weights[0] + self.weights[1] * (3 if IS_RED[card] else 2)
+                reds = 3 * IS_RED[card]
             else:
                 x, y = (parse_card(t) for t in a.split()[1:])
                 hand[x] -= 1
                 hand[y] -= 1
                 meld = self.weights[2]
+                reds = IS_RED[card] + IS_RED[x] + IS_RED[y]
             allowed = [k for k in range(NUM_KINDS) if 0 < hand[k] < 3 and k != card and k not in seen.locked]
             if not allowed:
                 continue
-            v = meld + self.best_discard(seen, hand, allowed)[0]
+            v = meld + self.weights[14] + self.best_discard(seen, hand, allowed, seen.meld_reds + reds)[0]
             if v > best + 1e-9:
                 best, choice = v, a
         return choice
@@ -166,18 +191,22 @@ class ClosestToWinBot(_HandBot):
     """Plain 'closest to a win': structure only, no 息, no reading of the table beyond its own hand."""
 
     weights = CLOSEST
-    careful = False
 
 
 class SmartBot(_HandBot):
     """Close to a win with enough 息: triples and reds first, live cards counted, 碰 and 吃 not fed."""
 
     weights = SMART
-    careful = True
 
 
-BOTS: dict[str, Callable[[int], Any]] = {"smart": SmartBot, "closest": ClosestToWinBot}
+class TunedBot(_HandBot):
+    """The smart bot's search with weights fitted by duplicate self-play against it (``tune.py``)."""
+
+    weights = TUNED
+
+
+BOTS: dict[str, Callable[[int], Any]] = {"tuned": TunedBot, "smart": SmartBot, "closest": ClosestToWinBot}
 
 STRENGTHS: dict[str, str] = {"easy": "closest", "normal": "best", "strong": "best"}
-"""The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"); strong is the fast bot until a search
-bot is wired here (one line: its kind)."""
+"""The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"): 高手 and 普通 are both the tuned fast bot
+(no search bot for 偎麻雀 yet: one line here when there is)."""

@@ -2,6 +2,7 @@
 
     paiju study weimaque --deals 2000            # every core; --workers 1 for one process
     .venv/bin/python -m paiju.games.weimaque.study --deals 2000      # the same, printed as the docs' table
+    paiju study weimaque --against smart -o bot=closest              # any bot against any other
 
 For every deal (seed) the match is played three times, the bot sitting once in each player seat (the
 dealer's, its next and its previous seat; the 守醒 seat never plays) against two copies of the opponent.
@@ -14,13 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paiju.bots.base import Bot, RandomBot, bot_maker
+from paiju.bots.base import Bot, RandomBot, bot_maker, bot_names
 from paiju.bots.executor import Work, execute, make_executor
-from paiju.bots.study import DealResult, DuplicateDeals, StudyArgs, StudySpec, Summary, rows_work
+from paiju.bots.study import DealResult, DuplicateDeals, StudyArgs, StudySpec, Summary, interval, rows_work
 from paiju.core.game import Game
 
 from .bots import ClosestToWinBot
@@ -30,9 +32,10 @@ FIRST_DEAL = 100_000
 
 
 def win_or_chou(g: Game[Any], seats: Sequence[int]) -> tuple[float, ...]:
-    """(the hero won, nobody won) for one hand."""
-    winner = g.results[-1]["winner"]  # type: ignore[attr-defined]
-    return (float(winner == seats[0]), float(winner is None))
+    """(the hero won, nobody won, the hero's win total or 0) for one hand."""
+    last = g.results[-1]  # type: ignore[attr-defined]
+    won = last["winner"] == seats[0]
+    return (float(won), float(last["winner"] is None), float(last["win"]["total"]) if won else 0.0)
 
 
 @dataclass(frozen=True)
@@ -44,9 +47,15 @@ class WeimaqueDeals(DuplicateDeals):
 
 
 def _rates(row: DuplicateDeals, results: list[DealResult]) -> Summary:
+    """Win and 臭 rates (with 95% intervals over deals, as the 息) and the mean total of the hero's wins: whether
+    a bot gains by winning more often or by winning bigger hands."""
     per_hand = [m for r in results for m in r.measures]
-    return {"win_rate": sum(m[0] for m in per_hand) / len(per_hand),
-            "chou_rate": sum(m[1] for m in per_hand) / len(per_hand)}
+    wins = sum(m[0] for m in per_hand)
+    win = interval([statistics.fmean(m[0] for m in r.measures) for r in results])
+    chou = interval([statistics.fmean(m[1] for m in r.measures) for r in results])
+    return {"win_rate": wins / len(per_hand), "win_ci95": win["ci95"],
+            "chou_rate": sum(m[1] for m in per_hand) / len(per_hand), "chou_ci95": chou["ci95"],
+            "xi_per_win": sum(m[2] for m in per_hand) / wins if wins else None}
 
 
 def duel_row(bot: Callable[[int], Bot], opponent: Callable[[int], Bot], start: int) -> WeimaqueDeals:
@@ -55,8 +64,11 @@ def duel_row(bot: Callable[[int], Bot], opponent: Callable[[int], Bot], start: i
 
 
 def plan(args: StudyArgs) -> Work[tuple[int, int], DealResult, Summary]:
-    """The smart bot against each opponent kind, and the closest-to-win bot against random players for scale."""
-    hero = args.options.get("bot", "smart")
+    """The best bot against each opponent kind (today's smart bot among them, whose weights were hand-set),
+    and the closest-to-win bot against random players for scale."""
+    hero = str(args.options.get("bot", "best"))
+    if hero == "best":
+        hero = next(k for k in bot_names("weimaque") if k != "random")
     rows = [(hero, opp, duel_row(bot_maker("weimaque", hero), bot_maker("weimaque", opp), args.seed))
             for opp in args.against]
     if args.options.get("scale", True):
@@ -64,8 +76,8 @@ def plan(args: StudyArgs) -> Work[tuple[int, int], DealResult, Summary]:
     return rows_work("weimaque", rows, args.deals, seed=args.seed, unit="息 won per hand", extra=_rates)
 
 
-STUDY = StudySpec(deals=2000, seed=FIRST_DEAL, against=("random", "closest"), plan=plan,
-                  options={"bot": "the studied bot (default smart)",
+STUDY = StudySpec(deals=2000, seed=FIRST_DEAL, against=("random", "closest", "smart"), plan=plan,
+                  options={"bot": "the studied bot (default best: tuned)",
                            "scale": "also closest vs random, for scale (default true)"})
 
 
@@ -77,7 +89,8 @@ def duel(bot: Callable[[int], Bot], opponent: Callable[[int], Bot], deals: int, 
     with make_executor(workers) as ex:
         row = execute(work, ex).summary["rows"][0]
     return {"hands": row["hands"], "deals": deals, "mean_xi": row["mean"], "ci95": row["ci95"],
-            "win_rate": row["win_rate"], "chou_rate": row["chou_rate"], "p50_ms": row["decision_p50_ms"],
+            "win_rate": row["win_rate"], "chou_rate": row["chou_rate"], "xi_per_win": row["xi_per_win"],
+            "p50_ms": row["decision_p50_ms"],
             "p99_ms": row["decision_p99_ms"]}
 
 
@@ -86,20 +99,24 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=STUDY.deals)
     ap.add_argument("--start", type=int, default=FIRST_DEAL, help="first deal seed")
     ap.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    ap.add_argument("--bot", default="best", help="the studied bot (default best: tuned)")
+    ap.add_argument("--against", default=",".join(STUDY.against), help="opponent kinds, comma-separated")
     ap.add_argument("--json", action="store_true", help="print the JSON summary instead of the table")
     args = ap.parse_args()
-    work = plan(StudyArgs(args.deals, args.start, STUDY.against))
+    work = plan(StudyArgs(args.deals, args.start, tuple(args.against.split(",")), {"bot": args.bot}))
     with make_executor(args.workers, prepare=work.prepare) as ex:
         summary = execute(work, ex).summary
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
         return
-    print("| bot | opponents | hands | mean 息 won per hand | 95% CI | win rate | 臭 rate | p50 ms | p99 ms |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| bot | opponents | hands | mean 息 won per hand | 95% CI | win rate | 臭 rate | 息 per win "
+          "| p50 ms | p99 ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in summary["rows"]:
+        per_win = f"{r['xi_per_win']:.1f}" if r.get("xi_per_win") is not None else "–"
         print(f"| {r['bot']} | 2 × {r['against']} | {r['hands']} | {r['mean']:+.2f} | ±{r['ci95']:.2f} | "
-              f"{r['win_rate']:.1%} | {r['chou_rate']:.1%} | {r['decision_p50_ms']:.2f} | "
-              f"{r['decision_p99_ms']:.2f} |")
+              f"{r['win_rate']:.1%} ±{r['win_ci95'] or 0:.1%} | {r['chou_rate']:.1%} ±{r['chou_ci95'] or 0:.1%} | "
+              f"{per_win} | {r['decision_p50_ms']:.2f} | {r['decision_p99_ms']:.2f} |")
 
 
 if __name__ == "__main__":
