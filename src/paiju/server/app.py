@@ -34,7 +34,7 @@ from . import storage as st
 from .accounts import Accounts, SessionStore
 from .auth import Player, clean_nickname
 from .bots import parse_strength, strengths_of
-from .cluster import Cluster, Command, RedisCluster, Relayed
+from .cluster import CLOSE_MOVED, Cluster, Command, RedisCluster, Relayed
 from .errors import ErrorCode, RoomError
 from .guard import DB_ERRORS, Guard, db_unavailable
 from .handlers import (
@@ -367,8 +367,9 @@ async def _refuse_socket(ws: WebSocket, e: RoomError, code: int) -> None:
     await ws.close(code=code, reason=e.message[:120])
 
 
-CLOSE_UNAVAILABLE = 4503
-"""The websocket close code when the database cannot be reached during the handshake (retry shortly)."""
+CLOSE_UNAVAILABLE = CLOSE_MOVED
+"""The websocket close code for "not now, connect again shortly": the database cannot be reached during the
+handshake, as when the table is between workers (the client reconnects on it either way)."""
 
 
 async def table_socket(ws: WebSocket) -> None:

@@ -30,69 +30,26 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import storage as st
 from .auth import Player
 from .conn import Conn, dumps
 from .errors import ErrorCode, RoomError
+from .ownership import CLOSE_MOVED, Cluster, Command, Handle, moved_error
+
+__all__ = ["CLOSE_MOVED", "Cluster", "Command", "Handle", "RedisCluster", "Relayed", "moved_error"]
 
 if TYPE_CHECKING:
     from .tables import CardTable, Room
 
 log = logging.getLogger("paiju.server.cluster")
 
-CLOSE_MOVED = 4503
-"""The websocket close code for "this table moved to another worker (or none is up yet): connect again"."""
-
-Handle = Callable[["CardTable", Conn, str], Awaitable[None]]
-Command = Callable[[Player, "CardTable", dict[str, Any]], Awaitable[None]]
-
-
 def _text(b: Any) -> str:
     """Redis answers bytes (the client does not decode: frames carry views as they are)."""
     return b.decode() if isinstance(b, bytes) else str(b)
 
-
-def moved_error(message: str = "this table's worker is gone; connect again") -> RoomError:
-    return RoomError(ErrorCode.OWNER_UNAVAILABLE, message, 503, zh="这张牌桌正在换服务器，请重新连接")
-
-
-class Cluster:
-    """One process serves every table: nothing to own, relay or tell."""
-
-    enabled = False
-    worker_id = "local"
-    first_epoch: int | None = None
-    """The owner epoch a new table is stored with (None: its writes are not fenced)."""
-
-    @property
-    def healthy(self) -> bool:
-        return True
-
-    async def start(self, room: Room, handle: Handle, commands: dict[str, Command]) -> None:
-        return None
-
-    async def stop(self) -> None:
-        """Stop relaying and acting (before the tables close)."""
-        return None
-
-    async def release(self) -> None:
-        """Give the tables up (after the last write has committed)."""
-        return None
-
-    async def adopted(self, table: CardTable) -> None:
-        """A table made here is ours."""
-        return None
-
-    def changed(self, table: CardTable) -> None:
-        """The table's lobby entry may have changed."""
-        return None
-
-    def lost(self, table: CardTable) -> None:
-        """A write was fenced: another worker owns the table now."""
-        return None
 
 
 _CLAIM = """

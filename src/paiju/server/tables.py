@@ -32,10 +32,10 @@ from .auth import Player
 from .bots import NORMAL, BotFactory, TableBots, default_bot_factory, seat_bot
 from .broadcast import Broadcaster, with_text
 from .clock import NO_DEADLINES, Deadlines, Timers, Windows, next_deadlines
-from .cluster import Cluster, moved_error
 from .conn import _ENCODER, Conn, dumps, dumps_events
 from .errors import ErrorCode, RoomError, invite_required, no_table
 from .numbers import RoomNumbers
+from .ownership import Cluster, moved_error
 from .search import SearchPool
 from .seats import AUTOPLAY, DISCONNECTED, KICKED, LEFT, Seats
 from .settings import Settings

@@ -1,0 +1,60 @@
+"""What a table needs to know of the other workers, without knowing them: the single process's no-op
+:class:`Cluster`, which cluster.RedisCluster extends.  Apart from cluster.py so that tables.py can hold one
+without importing the relay (which imports tables.py); the table arguments are typed in cluster.py."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from .auth import Player
+from .conn import Conn
+from .errors import ErrorCode, RoomError
+
+CLOSE_MOVED = 4503
+"""The websocket close code for "this table moved to another worker (or none is up yet): connect again"."""
+
+Handle = Callable[[Any, Conn, str], Awaitable[None]]
+"""How the owner serves a relayed client's message: (table, connection, text)."""
+Command = Callable[[Player, Any, dict[str, Any]], Awaitable[None]]
+"""A seat command on a table (app.SEAT_COMMANDS): (player, table, body)."""
+
+
+def moved_error(message: str = "this table's worker is gone; connect again") -> RoomError:
+    return RoomError(ErrorCode.OWNER_UNAVAILABLE, message, 503, zh="这张牌桌正在换服务器，请重新连接")
+
+
+class Cluster:
+    """One process serves every table: nothing to own, relay or tell."""
+
+    enabled = False
+    worker_id = "local"
+    first_epoch: int | None = None
+    """The owner epoch a new table is stored with (None: its writes are not fenced)."""
+
+    @property
+    def healthy(self) -> bool:
+        return True
+
+    async def start(self, room: Any, handle: Handle, commands: dict[str, Command]) -> None:
+        return None
+
+    async def stop(self) -> None:
+        """Stop relaying and acting (before the tables close)."""
+        return None
+
+    async def release(self) -> None:
+        """Give the tables up (after the last write has committed)."""
+        return None
+
+    async def adopted(self, table: Any) -> None:
+        """A table made here is ours."""
+        return None
+
+    def changed(self, table: Any) -> None:
+        """The table's lobby entry may have changed."""
+        return None
+
+    def lost(self, table: Any) -> None:
+        """A write was fenced: another worker owns the table now."""
+        return None
