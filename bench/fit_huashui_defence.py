@@ -89,6 +89,49 @@ class Recorder:
         return action
 
 
+class OracleBot(EfficientBot):
+    """The efficient bot's defence with the true waits instead of the fitted read: the ceiling of reading."""
+
+    game: HuashuiGame | None = None
+
+    def _deal_in(self, view: View, me: int, kinds: list[int], unseen: list[int]) -> list[list[float]]:
+        assert self.game is not None
+        out = [[0.0] * NUM_KINDS for _ in range(4)]
+        for o in range(4):
+            if o != me:
+                for t in waits(self.game, o):
+                    out[o][t] = 1.0
+        return out
+
+
+def ceiling(deals: int, variants: list[tuple[str, dict[str, Any]]]) -> None:
+    """Paired deals 0..deals-1 (the study's), the hero in each seat against three greedy bots, per variant."""
+    rows: list[list[tuple[float, float, float]]] = [[] for _ in variants]
+    for d in range(deals):
+        for i, (kind, options) in enumerate(variants):
+            pts = won = dealt = 0.0
+            for hero in range(4):
+                game = HuashuiGame.new(HuashuiConfig(hands=1), d)
+                bot = (OracleBot if kind == "oracle" else EfficientBot)(d * 101 + hero, **options)
+                if isinstance(bot, OracleBot):
+                    bot.game = game
+                play_out(game, [bot if s == hero else ShantenGreedyBot(s) for s in range(4)])
+                last = game.last_result or {}
+                pts += game.totals()[hero] / 4
+                won += (hero in last.get("winners", ())) / 4
+                dealt += any(line["points"][hero] < 0 and sum(p < 0 for p in line["points"]) == 1
+                             for line in last.get("lines", [])[len(last["lines"]) - len(last["winners"]):]) / 4
+            rows[i].append((pts, won, dealt))
+    base = rows[0]
+    for (kind, options), got in zip(variants, rows, strict=True):
+        def ci(xs: list[float]) -> str:
+            a = np.array(xs)
+            return f"{a.mean():+.3f} ± {1.96 * a.std(ddof=1) / np.sqrt(len(a)):.3f}"
+        diff = [g[0] - b[0] for g, b in zip(got, base, strict=True)]
+        print(f"{kind} {options}: points {ci([g[0] for g in got])} (paired {ci(diff)}), "
+              f"win {ci([g[1] for g in got])}, deal-in {ci([g[2] for g in got])}")
+
+
 def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 25) -> np.ndarray:
     w = np.zeros(x.shape[1])
     for _ in range(steps):
@@ -103,7 +146,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=100_000)
+    ap.add_argument("--ceiling", type=int, default=0,
+                    help="instead: play this many study deals with the oracle's defence (the true waits)")
     args = ap.parse_args()
+    if args.ceiling:
+        ceiling(args.ceiling, [("model", {"defence": False}), ("model", {"danger_scale": 2.0}),
+                               ("model", {"danger_scale": 2.0, "pung_model": 1.0}),
+                               ("oracle", {"danger_scale": 2.0})])
+        return
     start = time.process_time()
     danger: list[Any] = []
     wins: list[tuple[list[float], float]] = []
@@ -112,7 +162,7 @@ def main() -> None:
     for d in range(args.games):
         game = HuashuiGame.new(HuashuiConfig(hands=1), args.seed + d)
         hero = d % 4
-        bots: list[Recorder] = [Recorder(EfficientBot(d * 101 + s) if s == hero else ShantenGreedyBot(s), game, s, danger, wins)
+        bots = [Recorder(EfficientBot(d * 101 + s) if s == hero else ShantenGreedyBot(s), game, s, danger, wins)
                 for s in range(4)]
         play_out(game, bots)
         winners = game.last_result["winners"] if game.last_result else []

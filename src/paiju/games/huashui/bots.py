@@ -452,6 +452,10 @@ class EfficientBot:
             return self._defend(view, hand, options, choice)
         return choice
 
+    def _deal_in(self, view: View, me: int, kinds: list[int], unseen: list[int]) -> list[list[float]]:
+        """Per opponent, the chance each kind is one of its waits (a hook: the fit script's oracle knows)."""
+        return deal_in(view, me, kinds, unseen)
+
     def _defend(self, view: View, hand: Hand, options: list[tuple[int, float, int]], choice: int) -> int:
         """Trade speed for safety where it pays: leave the efficient choice for a safer tile when the points
         its danger costs (the fitted chance it is a wait × the payment) exceed the points of winning chance
@@ -459,7 +463,7 @@ class EfficientBot:
         efficient order (pair-weighted outs) is the measured best."""
         me = hand.seat
         kinds = [o[2] for o in options]
-        hit = deal_in(view, me, kinds, hand.unseen)
+        hit = self._deal_in(view, me, kinds, hand.unseen)
         pay = [0.0 if o == me else (DUI_PAY if not view["melds"][o] else 5.0) - self.dealt_relief
                for o in range(4)]
 
