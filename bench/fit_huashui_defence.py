@@ -30,6 +30,7 @@ from paiju.games.huashui.defence import (
     WIN_NAMES,
     fresh_tiles,
     ready_features,
+    suit_shares,
     tile_features,
     win_features,
 )
@@ -76,9 +77,10 @@ class Recorder:
             r = ready_features(view, o)
             thrown = {parse_tile(x) for x in view["discards"][o]}
             fresh = fresh_tiles(view, me, o)
+            shares = suit_shares(view["discards"][o])
             w = waits(self.game, o)
             for t in kinds:
-                self.danger.append((r + tile_features(t, hand.unseen, t in thrown, t in fresh),
+                self.danger.append((r + tile_features(t, hand.unseen, thrown, t in fresh, shares),
                                     float(t in w), w.get(t, 0), not view["melds"][o]))
         t = parse_tile(action.split()[1])
         hand.add(t, -1)

@@ -233,7 +233,7 @@ class EfficientBot:
                  decline_ratio: float = 3.0, hold_wall: int = 999, hold_live: int = 4, ready_value: bool = False,
                  edge_feed: float = 1.0, feed: float = 0.0, fresh_safe: bool = False,
                  honour_bonus: float = 0.0, defence: bool = True, win_value: float = 9.5,
-                 dealt_relief: float = 2.0, danger_scale: float = 1.0, pung_model: float | None = None) -> None:
+                 dealt_relief: float = 2.0, danger_scale: float = 2.0, pung_model: float | None = None) -> None:
         self.rng = random.Random(seed)
         self.pung_model = pung_model
         self.defence = defence

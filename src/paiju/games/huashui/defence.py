@@ -34,25 +34,27 @@ _RUN_SHAPES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 READY_NAMES = ("bias", "one meld", "two melds", "three melds", "turns/10", "(turns/10)^2", "late middle discards",
                "wall/83")
 TILE_NAMES = ("thrown by it", "thrown since its turn", "honour", "terminal", "2 or 8", "0 unseen", "1 unseen",
-              "2 unseen", "live run shapes/3", "honour, 2+ unseen")
+              "2 unseen", "live run shapes/3", "honour, 2+ unseen", "it threw a neighbour", "it threw one two away",
+              "it threw its suji (±3)", "its discards in the suit (share)")
 DEAL_IN_COEF: tuple[float, ...] = (
-    -5.297, 0.506, 1.056, 1.455, 4.690, -1.918, 0.532, -4.158,
-    -3.125, -4.298, -1.616, -0.035, 0.059, -1.008, -0.450, -0.241, 1.004, 1.324,
+    -5.737, 0.428, 0.918, 1.354, 5.177, -1.934, 0.693, -3.673,
+    -3.177, -9.669, -2.490, -0.321, 0.026, -1.055, -0.337, -0.248,
+    0.900, 2.085, -0.270, -0.211, -0.532, 0.225,
 )
 """Log-odds that a tile is one of an opponent's waits: the readiness part (:data:`READY_NAMES`) plus the
 tile's part (:data:`TILE_NAMES`).  Fitted by ``bench/fit_huashui_defence.py``."""
-DUI_PAY = 6.05
+DUI_PAY = 6.15
 """Expected payment when dealing into a concealed hand (5, or 15 when it is a 对胡), fitted likewise."""
 
 WIN_NAMES = (*(f"{what}, shanten {band}" for band in ("0", "1", "2", "3+")
                 for what in ("bias", "log(1+pair outs)", "log(1+other outs)", "wall/83")),
              "own melds", "opponents' melds/4")
 WIN_COEF: tuple[float, ...] = (
-    -2.373, 0.675, 0.880, 1.978,
-    -4.566, 0.465, 0.352, 3.604,
-    -5.955, 0.373, 0.338, 4.041,
-    -6.700, 0.278, 0.142, 4.797,
-    -0.048, -0.645,
+    -2.629, 0.975, 0.904, 2.280,
+    -4.361, 0.478, 0.425, 3.073,
+    -5.589, 0.389, 0.203, 4.090,
+    -6.214, 0.367, 0.068, 4.460,
+    -0.058, -0.660,
 )
 """Log-odds of winning the hand after a discard that leaves this shanten and these outs."""
 
@@ -84,15 +86,32 @@ def fresh_tiles(view: View, me: int, o: int) -> set[int]:
     return fresh
 
 
-def tile_features(t: int, unseen: Sequence[int], thrown: bool, fresh: bool) -> list[float]:
-    """The tile's part (:data:`TILE_NAMES`); ``unseen`` counts copies the reader cannot see."""
+def tile_features(t: int, unseen: Sequence[int], thrown: set[int], fresh: bool,
+                  suit_share: Sequence[float]) -> list[float]:
+    """The tile's part (:data:`TILE_NAMES`); ``unseen`` counts copies the reader cannot see, ``thrown`` the
+    kinds the opponent threw, ``suit_share`` its discards per suit as a share of all of them.  An efficient
+    player throws what does not connect to its hand, so kinds near its discards are less often waits."""
     u = unseen[t]
     honour = t >= 27
     rank = t % 9
     live = sum(1 for a, b in _RUN_SHAPES[t] if unseen[a] and unseen[b])
-    return [float(thrown), float(fresh), float(honour), float(not honour and rank in (0, 8)),
+    near = two = suji = 0.0
+    if not honour:
+        near = float((rank > 0 and t - 1 in thrown) or (rank < 8 and t + 1 in thrown))
+        two = float((rank > 1 and t - 2 in thrown) or (rank < 7 and t + 2 in thrown))
+        suji = float((rank > 2 and t - 3 in thrown) or (rank < 6 and t + 3 in thrown))
+    return [float(t in thrown), float(fresh), float(honour), float(not honour and rank in (0, 8)),
             float(not honour and rank in (1, 7)), float(u == 0), float(u == 1), float(u == 2), live / 3.0,
-            float(honour and u >= 2)]
+            float(honour and u >= 2), near, two, suji, suit_share[t // 9]]
+
+
+def suit_shares(river: Sequence[str]) -> list[float]:
+    """The opponent's discards per suit (m, p, s, honours) as shares of all its discards."""
+    shares = [0.0, 0.0, 0.0, 0.0]
+    for x in river:
+        shares["mpsz".index(x[1])] += 1.0
+    n = len(river)
+    return [c / n for c in shares] if n else shares
 
 
 def deal_in(view: View, me: int, kinds: Sequence[int], unseen: Sequence[int]) -> list[list[float]]:
@@ -109,8 +128,9 @@ def deal_in(view: View, me: int, kinds: Sequence[int], unseen: Sequence[int]) ->
         a = sum(c * x for c, x in zip(coef[:nr], f, strict=True))
         thrown = {_TILE_OF[x] for x in view["discards"][o]}
         fresh = fresh_tiles(view, me, o)
+        shares = suit_shares(view["discards"][o])
         for t in kinds:
-            g = tile_features(t, unseen, t in thrown, t in fresh)
+            g = tile_features(t, unseen, thrown, t in fresh, shares)
             row[t] = _sigmoid(a + sum(c * x for c, x in zip(coef[nr:], g, strict=True)))
     return out
 
@@ -133,4 +153,4 @@ def win_chance(shanten: int, pair_outs: int, other_outs: int, wall: int, own_mel
 
 
 __all__ = ["DEAL_IN_COEF", "DUI_PAY", "READY_NAMES", "TILE_NAMES", "WIN_COEF", "WIN_NAMES", "deal_in",
-           "fresh_tiles", "ready_features", "tile_features", "win_chance", "win_features"]
+           "fresh_tiles", "ready_features", "suit_shares", "tile_features", "win_chance", "win_features"]
