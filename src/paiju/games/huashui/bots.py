@@ -224,7 +224,9 @@ class EfficientBot:
     ``hold_wall`` / ``hold_live`` (pass discard wins while the wall is long, hoping to self-draw), ``ready_value``
     and ``edge_feed`` (choose the ready shape by weighted waits), ``feed`` (avoid throwing tiles an opponent may
     pung), ``fresh_safe`` (tiles thrown since an opponent's last discard count as safe against it),
-    ``honour_bonus`` (push lone honours out first), ``honour_pair_weight`` (a different weight for honour pairs).
+    ``honour_bonus`` (push lone honours out first), ``honour_pair_weight`` (a different weight for honour pairs),
+    ``defence`` / ``danger_scale`` / ``win_value`` / ``dealt_relief`` (trade the efficient discard for a safer one
+    by the fitted models of :mod:`.defence`), ``pung_model`` (碰 by the fitted win chance, off).
     """
 
     def __init__(self, seed: int = 0, *, pair_weight: float = 3.0, honour_pair_weight: float | None = None,
