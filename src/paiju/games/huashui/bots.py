@@ -19,6 +19,7 @@ from typing import Any
 from paiju.bots.base import Bot
 from paiju.core.game import Action, View
 
+from .defence import DUI_PAY, deal_in, win_chance
 from .tables import POW, SUIT_OF, blocks, is_even_keys, is_standard_keys, rest_table, shanten
 from .tiles import NUM_KINDS, TILE_TEXT, parse_tile
 
@@ -102,6 +103,33 @@ class Hand:
                 if s < base:
                     total += unseen[t] * ((pwh if honour else pw) if counts[t] >= 2 else 1.0)
         return total
+
+    def useful_split(self, base: int, cand: list[list[int]] | None = None) -> tuple[int, int]:
+        """Unseen copies that lower shanten below ``base``, as (those turning a held pair into a set, the rest):
+        anyone's discard brings the first kind (碰), only our own draw the second (no chow)."""
+        need = 4 - self.melds
+        counts, keys, unseen = self.counts, self.keys, self.unseen
+        if cand is None:
+            cand = self.candidates()
+        pairs = sum(c >> 1 for c in counts) if self.melds == 0 else 0
+        by_pair = other = 0
+        for su in range(4):
+            if not cand[su]:
+                continue
+            table = rest_table(keys, su, need)
+            key, honour = keys[su], su == 3
+            for t in cand[su]:
+                s = min([table[b] for b in blocks(key + POW[t], honour)])
+                if self.melds == 0:
+                    d = 6 - min(7, pairs + (counts[t] & 1))
+                    if d < s:
+                        s = d
+                if s < base:
+                    if counts[t] >= 2:
+                        by_pair += unseen[t]
+                    else:
+                        other += unseen[t]
+        return by_pair, other
 
     def discard_options(self) -> list[tuple[int, float, int]]:
         """(shanten, useful tiles, kind) for each kind that could be discarded."""
@@ -196,7 +224,9 @@ class EfficientBot:
     ``hold_wall`` / ``hold_live`` (pass discard wins while the wall is long, hoping to self-draw), ``ready_value``
     and ``edge_feed`` (choose the ready shape by weighted waits), ``feed`` (avoid throwing tiles an opponent may
     pung), ``fresh_safe`` (tiles thrown since an opponent's last discard count as safe against it),
-    ``honour_bonus`` (push lone honours out first), ``honour_pair_weight`` (a different weight for honour pairs).
+    ``honour_bonus`` (push lone honours out first), ``honour_pair_weight`` (a different weight for honour pairs),
+    ``defence`` / ``danger_scale`` / ``win_value`` / ``dealt_relief`` (trade the efficient discard for a safer one
+    by the fitted models of :mod:`.defence`), ``pung_model`` (碰 by the fitted win chance, off).
     """
 
     def __init__(self, seed: int = 0, *, pair_weight: float = 3.0, honour_pair_weight: float | None = None,
@@ -204,8 +234,14 @@ class EfficientBot:
                  keep_share: float = 1.0, pung_gain: float = 1.5, pung_upto: int = 9, decline: bool = True,
                  decline_ratio: float = 3.0, hold_wall: int = 999, hold_live: int = 4, ready_value: bool = False,
                  edge_feed: float = 1.0, feed: float = 0.0, fresh_safe: bool = False,
-                 honour_bonus: float = 0.0) -> None:
+                 honour_bonus: float = 0.0, defence: bool = True, win_value: float = 9.5,
+                 dealt_relief: float = 2.0, danger_scale: float = 2.0, pung_model: float | None = None) -> None:
         self.rng = random.Random(seed)
+        self.pung_model = pung_model
+        self.defence = defence
+        self.win_value = win_value
+        self.dealt_relief = dealt_relief
+        self.danger_scale = danger_scale
         self.pair_weight = pair_weight
         self.honour_pair_weight = pair_weight if honour_pair_weight is None else honour_pair_weight
         self.fold = fold
@@ -413,7 +449,52 @@ class EfficientBot:
             fed = feed * (u * (u - 1) / 6.0)
             return (danger[o[2]] + fed - (self.honour_bonus if lone_honour else 0.0), -o[1], o[2])
 
-        return min(good, key=rank)[2]
+        choice = min(good, key=rank)[2]
+        if self.defence:
+            return self._defend(view, hand, options, choice)
+        return choice
+
+    def _deal_in(self, view: View, me: int, kinds: list[int], unseen: list[int]) -> list[list[float]]:
+        """Per opponent, the chance each kind is one of its waits (a hook: the fit script's oracle knows)."""
+        return deal_in(view, me, kinds, unseen)
+
+    def _defend(self, view: View, hand: Hand, options: list[tuple[int, float, int]], choice: int) -> int:
+        """Trade speed for safety where it pays: leave the efficient choice for a safer tile when the points
+        its danger costs (the fitted chance it is a wait × the payment) exceed the points of winning chance
+        given up (the fitted chance to win × what a win is worth).  Never leave it for speed alone: the
+        efficient order (pair-weighted outs) is the measured best."""
+        me = hand.seat
+        kinds = [o[2] for o in options]
+        hit = self._deal_in(view, me, kinds, hand.unseen)
+        pay = [0.0 if o == me else (DUI_PAY if not view["melds"][o] else 5.0) - self.dealt_relief
+               for o in range(4)]
+
+        def cost(t: int) -> float:
+            return self.danger_scale * sum(hit[o][t] * pay[o] for o in range(4) if o != me)
+
+        base_cost = cost(choice)
+        if base_cost < 0.01:
+            return choice
+        wall = view["wall"]
+        opp = sum(len(view["melds"][o]) for o in range(4) if o != me)
+
+        def chance(s: int, t: int) -> float:
+            hand.add(t, -1)
+            pair, other = hand.useful_split(s)
+            hand.add(t, 1)
+            return win_chance(s, pair, other, wall, hand.melds, opp)
+
+        by_kind = {o[2]: o[0] for o in options}
+        base_win = chance(by_kind[choice], choice)
+        best, best_gain = choice, 0.0
+        for s, _, t in options:
+            saved = base_cost - cost(t)
+            if saved <= best_gain:
+                continue
+            gain = saved - self.win_value * max(0.0, base_win - chance(s, t))
+            if gain > best_gain:
+                best, best_gain = t, gain
+        return best
 
     def _claim(self, view: View, hand: Hand, legal: Sequence[Action]) -> Action:
         base = hand.shanten()
@@ -435,9 +516,36 @@ class EfficientBot:
                 u_after = max(o[1] for o in opts if o[0] == s_after)
                 if s_after > self.pung_upto:
                     continue
+                if self.pung_model is not None:
+                    if self._pung_pays(view, hand, t, base, opts, s_after):
+                        return a
+                    continue
                 if s_after < base or (s_after == base and u_after > self.pung_gain * useful_now):
                     return a
         return "pass"
+
+
+    def _pung_pays(self, view: View, hand: Hand, t: int, base: int, opts: list[tuple[int, float, int]],
+                   s_after: int) -> bool:
+        """碰 when the fitted chance to win after it (and its best discard) beats passing by ``pung_model``."""
+        me = hand.seat
+        wall = view["wall"]
+        opp = sum(len(view["melds"][o]) for o in range(4) if o != me)
+        pair, other = hand.useful_split(base)
+        now = win_chance(base, pair, other, wall, hand.melds, opp)
+        hand.add(t, -2)
+        hand.melds += 1
+        best = 0.0
+        for s, _, k in opts:
+            if s != s_after:
+                continue
+            hand.add(k, -1)
+            pair, other = hand.useful_split(s)
+            hand.add(k, 1)
+            best = max(best, win_chance(s, pair, other, wall, hand.melds, opp))
+        hand.melds -= 1
+        hand.add(t, 2)
+        return best > (self.pung_model or 1.0) * now
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {

@@ -19,15 +19,50 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from paiju.bots.base import bot_maker, play_out
+from paiju.bots.base import Bot, bot_maker, play_out
 from paiju.bots.executor import Work
-from paiju.bots.study import DuplicateDeals, StudyArgs, StudySpec, Summary, interval, rows_work
+from paiju.bots.study import DealResult, DuplicateDeals, StudyArgs, StudySpec, Summary, interval, rows_work
+from paiju.core.game import Game
 
 from .bots import EfficientBot, ShantenGreedyBot
 from .config import HuashuiConfig
 from .engine import HuashuiGame
 
 SEATS = ((0,), (1,), (2,), (3,))
+OUTCOMES = ("win", "deal_in", "self_drawn", "other_self_drawn")
+"""Per hand and seat: it won, it dealt in (paid a win on its discard or robbed kong), it won self-drawn,
+another seat won self-drawn (everyone else pays: the cost a fold cannot dodge)."""
+
+
+def outcome(g: Game[Any], seat: int) -> tuple[float, ...]:
+    """The seat's :data:`OUTCOMES` in the last hand, read from its settlement: the win lines come last, one per
+    winner, and the seat that pays in a win on a discard is the one dealt in."""
+    last = g.last_result  # type: ignore[attr-defined]
+    winners = last["winners"]
+    won = win_self = dealt = other_self = 0.0
+    for w, line in zip(winners, last["lines"][len(last["lines"]) - len(winners):], strict=True):
+        pts = line["points"]
+        self_drawn = sum(1 for p in pts if p < 0) == 3
+        if w == seat:
+            won, win_self = 1.0, float(self_drawn)
+        elif self_drawn:
+            other_self = 1.0
+        elif pts[seat] < 0:
+            dealt = 1.0
+    return (won, dealt, win_self, other_self)
+
+
+def hero_outcome(g: Game[Any], seats: Sequence[int]) -> tuple[float, ...]:
+    return outcome(g, seats[0])
+
+
+def _rates(_: DuplicateDeals, results: list[DealResult]) -> Summary:
+    """Each outcome's rate per hand with its 95% interval over deals (a deal's sample: its four rotations)."""
+    out: Summary = {}
+    for i, name in enumerate(OUTCOMES):
+        got = interval([sum(m[i] for m in r.measures) / len(r.measures) for r in results])
+        out[f"{name}_rate"], out[f"{name}_ci95"] = got["mean"], got["ci95"]
+    return out
 
 
 def plan(args: StudyArgs) -> Work[Any, Any, Summary]:
@@ -39,41 +74,58 @@ def plan(args: StudyArgs) -> Work[Any, Any, Summary]:
     variant: dict[str, Any] = args.options.get("variant") or {}
     hero = partial(EfficientBot, **variant) if variant else EfficientBot
     name = f"efficient {json.dumps(variant)}" if variant else "efficient"
-    rows = [(name, opp, DuplicateDeals("huashui", hero, bot_maker("huashui", opp), SEATS, seed=args.seed))
+    rows = [(name, opp, DuplicateDeals("huashui", hero, bot_maker("huashui", opp), SEATS, seed=args.seed,
+                                         measure=hero_outcome))
             for opp in args.against]
-    return rows_work("huashui", rows, args.deals, seed=args.seed, unit="points per hand")
+    return rows_work("huashui", rows, args.deals, seed=args.seed, unit="points per hand", extra=_rates)
+
+
+def _variant_bot(options: Mapping[str, Any], seed: int) -> Bot:
+    """The efficient bot with ``options``; ``{"bot": "greedy"}`` is the shanten-greedy bot, for reference."""
+    if options.get("bot") == "greedy":
+        return ShantenGreedyBot(seed)
+    return EfficientBot(seed, **{k: v for k, v in options.items() if k != "bot"})
 
 
 @dataclass(frozen=True)
 class CompareDeal:
-    """Deal ``seed + d`` for every variant, each in every seat against three shanten-greedy bots."""
+    """Deal ``seed + d`` for every variant, each in every seat against three shanten-greedy bots: per variant,
+    the mean points per hand and each of :data:`OUTCOMES`' rates over the four seats."""
 
     variants: tuple[Mapping[str, Any], ...]
     seed: int
 
-    def __call__(self, d: int) -> list[float]:
+    def __call__(self, d: int) -> list[tuple[float, ...]]:
         cfg = HuashuiConfig(hands=1)
         samples = []
         for options in self.variants:
-            total = 0.0
+            total = [0.0] * (1 + len(OUTCOMES))
             for hero in range(4):
                 game = HuashuiGame.new(cfg, self.seed + d)
-                bots = [EfficientBot(d * 101 + hero, **options) if s == hero else ShantenGreedyBot(s)
+                bots = [_variant_bot(options, d * 101 + hero) if s == hero else ShantenGreedyBot(s)
                         for s in range(4)]
                 play_out(game, bots)
-                total += game.totals()[hero]
-            samples.append(total / 4)
+                for i, x in enumerate((game.totals()[hero], *outcome(game, hero))):
+                    total[i] += x / 4
+            samples.append(tuple(total))
         return samples
 
 
-def compare_work(deals: int, seed: int, variants: Sequence[Mapping[str, Any]]) -> Work[int, list[float], Summary]:
-    def merge(_: Sequence[int], per_deal: Sequence[list[float]]) -> Summary:
+def compare_work(deals: int, seed: int, variants: Sequence[Mapping[str, Any]]
+                 ) -> Work[int, list[tuple[float, ...]], Summary]:
+    def merge(_: Sequence[int], per_deal: Sequence[list[tuple[float, ...]]]) -> Summary:
         rows = []
         for i, options in enumerate(variants):
-            mine = [s[i] for s in per_deal]
-            diff = interval([a - s[0] for a, s in zip(mine, per_deal, strict=True)])
-            rows.append({"variant": dict(options), **interval(mine),
-                         "minus_first": diff["mean"], "minus_first_ci95": diff["ci95"]})
+            mine = [s[i][0] for s in per_deal]
+            diff = interval([s[i][0] - s[0][0] for s in per_deal])
+            row: Summary = {"variant": dict(options), **interval(mine),
+                            "minus_first": diff["mean"], "minus_first_ci95": diff["ci95"]}
+            for k, name in enumerate(OUTCOMES, start=1):
+                rate = interval([s[i][k] for s in per_deal])
+                rdiff = interval([s[i][k] - s[0][k] for s in per_deal])
+                row[f"{name}_rate"], row[f"{name}_ci95"] = rate["mean"], rate["ci95"]
+                row[f"{name}_minus_first"], row[f"{name}_minus_first_ci95"] = rdiff["mean"], rdiff["ci95"]
+            rows.append(row)
         return {"game": "huashui", "study": "paired variants against 3 greedy", "deals": len(per_deal),
                 "seed": seed, "variants": rows}
 
