@@ -401,3 +401,16 @@ def test_two_matches_of_one_player_ending_on_two_workers_both_count(cluster: Any
             assert lg.check_balances(c) == []
     finally:
         engine.dispose()
+
+
+def test_rate_limits_count_across_workers(cluster: Any) -> None:
+    """One player's tables a minute are the room's limit, however the requests are spread over workers."""
+    a, b = cluster(2)
+    p = Client(cluster, a, "辛")
+    per_minute = 10  # Settings.tables_per_minute_per_session
+    for i in range(per_minute):
+        assert p.post(a if i % 2 else b, "/api/tables", {"game": "shuiyu"}).status_code == 201
+    for w in (a, b):
+        r = p.post(w, "/api/tables", {"game": "shuiyu"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
+        assert int(r.headers["Retry-After"]) >= 1

@@ -114,7 +114,7 @@ async def new_session(request: Request) -> Response:
     if nickname is None:
         raise RoomError(ErrorCode.BAD_NICKNAME, "a nickname is 1 to 24 printable characters", 422,
                         zh="昵称应为 1 到 24 个可显示的字符")
-    limits_of(request).new_session(address_of(request))
+    await limits_of(request).new_session(address_of(request))
     player = await room_of(request).new_player(nickname)
     token = await sessions_of(request).issue(player.id, "guest")
     return session_response(request, token, player, account=None)
@@ -215,7 +215,7 @@ def _after(cursor: str | None) -> tuple[float, str] | None:
 async def list_tables(request: Request) -> Response:
     """A page of public waiting and playing tables, newest first: ``{"tables": [...], "next": cursor|null}``."""
     player = await current_player(request)
-    limits_of(request).lobby_read(player.id if player else None, address_of(request))
+    await limits_of(request).lobby_read(player.id if player else None, address_of(request))
     q = request.query_params
     after = _after(q.get("cursor"))
     raw_limit = q.get("limit", str(LOBBY_PAGE))
@@ -237,7 +237,7 @@ async def create_table(request: Request) -> Response:
     player = await require_player(request)
     data = await body_of(request)
     limits, address = limits_of(request), address_of(request)
-    limits.may_make_table(player.id, address)
+    await limits.may_make_table(player.id, address)
     game = data.get("game")
     if not isinstance(game, str):
         raise RoomError(ErrorCode.UNKNOWN_GAME, "say which game: {\"game\": \"shuiyu\", ...}", 422,
@@ -264,7 +264,7 @@ async def create_table(request: Request) -> Response:
         player, game, data.get("config"), turn_seconds=data.get("turn_seconds"),
         claim_seconds=data.get("claim_seconds"), private=private,
         options={name: data[name] for name in ROOM_OPTIONS if data.get(name) is not None}, **fixed)
-    limits.made_table(player.id, address)
+    await limits.made_table(player.id, address)
     await room_of(request).db.run(lambda c: scoring.set_rule(c, table.id, escape))
     return JSONResponse(table.info(for_player=player), status_code=201)
 
@@ -604,7 +604,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
             tables_per_session=settings.tables_per_minute_per_session,
             tables_per_address=settings.per_address(settings.tables_per_minute_per_address),
             reads_per_session=settings.lobby_reads_per_minute_per_session,
-            reads_per_address=settings.per_address(settings.lobby_reads_per_minute_per_address))
+            reads_per_address=settings.per_address(settings.lobby_reads_per_minute_per_address),
+            shared=cluster.limit if isinstance(cluster, RedisCluster) else None)
         app.state.sockets_per_address = {}
         app.state.ws_by_address = Throttle(
             settings.per_address(settings.ws_messages_per_second_per_address * 2.0), 2.0, settings.clock)

@@ -65,6 +65,31 @@ return 1
 """
 """Take a table whose owner has no lease (or none): one worker wins, and it is listed under it."""
 
+_LIMIT = """
+local now = tonumber(ARGV[2])
+local wait = 0
+if ARGV[1] ~= 'hit' then
+  for i, k in ipairs(KEYS) do
+    local limit, win = tonumber(ARGV[2 + 2 * i]), tonumber(ARGV[3 + 2 * i])
+    redis.call('ZREMRANGEBYSCORE', k, '-inf', now - win)
+    local n = redis.call('ZCARD', k)
+    if n >= limit then
+      local oldest = redis.call('ZRANGE', k, n - limit, n - limit, 'WITHSCORES')
+      wait = math.max(wait, tonumber(oldest[2]) + win - now, 1)
+    end
+  end
+  if wait > 0 then return wait end
+end
+if ARGV[1] ~= 'check' then
+  for i, k in ipairs(KEYS) do
+    redis.call('ZADD', k, now, ARGV[3])
+    redis.call('PEXPIRE', k, tonumber(ARGV[3 + 2 * i]))
+  end
+end
+return 0
+"""
+"""limits.Shared in one step for every key: the milliseconds to wait (the hit is then not counted), or 0."""
+
 
 class RemoteConn(Conn):
     """A client connected to another worker, as the owner sees it: what it is sent is published back."""
@@ -160,8 +185,21 @@ class RedisCluster(Cluster):
         self.stopping = False
         self._tasks: list[asyncio.Task[Any]] = []
         self._claim = self.redis.register_script(_CLAIM)
+        self._limit = self.redis.register_script(_LIMIT)
+        self._hits = 0
         self.relayed_frames = 0
         self.on_news: Callable[[str], None] = lambda _news: None
+
+    async def limit(self, mode: str, now: float, items: list[tuple[str, int, float]]) -> float | None:
+        """The room-wide rate limits (limits.Shared): one sliding window per key, shared by every worker."""
+        self._hits += 1
+        member = f"{self.worker_id}:{self._hits}"
+        keys = [f"{self.p}lim:{key}" for key, _limit, _window in items]
+        args: list[Any] = [mode, int(now * 1000), member]
+        for _key, limit, window in items:
+            args += [limit, int(window * 1000)]
+        wait_ms = int(await self._limit(keys=keys, args=args))
+        return wait_ms / 1000 if wait_ms > 0 else None
 
     def announce(self, news: str) -> None:
         """Tell every worker (ourselves included: harmless) of a session revocation."""

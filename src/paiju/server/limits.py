@@ -1,20 +1,30 @@
 """Limits on what one client may ask of the room: counts in a sliding window, and who the client is.
 
 One :class:`Throttle` serves every limit — failed logins (accounts.py), new sessions and tables, lobby reads
-and websocket messages (app.py) — so there is one rule for how hits are counted and forgotten.  Counts live
-in this process only (docs/server.md, "Security", says what that means with several processes).
+and websocket messages (app.py) — so there is one rule for how hits are counted and forgotten.  With
+several workers (cluster.py) the room-wide limits — new sessions, new tables, lobby reads — are counted in
+Redis by the same rule (:data:`Shared`), so a client gets no more by spreading its requests over workers;
+a websocket's message limit stays with its connection, which lives at one worker.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import json
+import logging
 from collections import deque
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
 
 from starlette.requests import HTTPConnection
 
 from .errors import ErrorCode, RoomError
+
+log = logging.getLogger("paiju.server.limits")
+
+Shared = Callable[[str, float, list[tuple[str, int, float]]], Awaitable[float | None]]
+"""Counts shared by every worker: ``(mode, now, [(key, limit, window)])`` → seconds to wait or None, where
+mode ``check`` only looks, ``take`` counts one hit in every key if all allow it, ``hit`` counts regardless
+(cluster.RedisCluster.limit)."""
 
 
 class Throttled(RoomError):
@@ -78,50 +88,65 @@ def rate_limited(what: str, zh: str, wait: float) -> Throttled:
 
 
 class Limits:
-    """The room's request limits, each keyed by session (``s:<player id>``) or by address (``a:<address>``)."""
+    """The room's request limits, each keyed by session (``s:<player id>``) or by address (``a:<address>``).
+
+    ``shared`` (several workers): the counts live there, and this process's throttles are only the fallback
+    when it cannot be reached."""
 
     def __init__(self, clock: Callable[[], float], *, sessions_per_address: int, tables_per_session: int,
-                 tables_per_address: int, reads_per_session: int, reads_per_address: int) -> None:
+                 tables_per_address: int, reads_per_session: int, reads_per_address: int,
+                 shared: Shared | None = None) -> None:
         self.sessions = Throttle(sessions_per_address, 60.0, clock)
         self.tables_by_session = Throttle(tables_per_session, 60.0, clock)
         self.tables_by_address = Throttle(tables_per_address, 60.0, clock)
         self.reads_by_session = Throttle(reads_per_session, 60.0, clock)
         self.reads_by_address = Throttle(reads_per_address, 60.0, clock)
+        self.clock = clock
+        self.shared = shared
+        self._names = {id(self.sessions): "sessions", id(self.tables_by_session): "tables",
+                       id(self.tables_by_address): "tables", id(self.reads_by_session): "reads",
+                       id(self.reads_by_address): "reads"}
 
-    @staticmethod
-    def _check(what: str, zh: str, pairs: list[tuple[Throttle, str]]) -> None:
-        for throttle, key in pairs:
-            wait = throttle.retry_after(key)
-            if wait is not None:
-                raise rate_limited(what, zh, wait)
+    async def _count(self, mode: str, what: str, zh: str, pairs: list[tuple[Throttle, str]]) -> None:
+        """Check (``check``), count if allowed (``take``) or count (``hit``) ``pairs``; a refusal costs nothing."""
+        if self.shared is not None:
+            items = [(f"{self._names[id(t)]}:{key}", t.limit, t.window) for t, key in pairs]
+            try:
+                wait = await self.shared(mode, self.clock(), items)
+            except Exception as e:  # Redis unreachable: this worker's own counts, as with one process
+                log.warning("shared limits unavailable (%s): counting in this worker", str(e).splitlines()[0][:120])
+            else:
+                if wait is not None:
+                    raise rate_limited(what, zh, wait)
+                return
+        if mode != "hit":
+            for throttle, key in pairs:
+                wait = throttle.retry_after(key)
+                if wait is not None:
+                    raise rate_limited(what, zh, wait)
+        if mode != "check":
+            for throttle, key in pairs:
+                throttle.hit(key)
 
-    @classmethod
-    def _take(cls, what: str, zh: str, pairs: list[tuple[Throttle, str]]) -> None:
-        """Every throttle must allow it; only then is it counted in each (a refusal costs nothing)."""
-        cls._check(what, zh, pairs)
-        for throttle, key in pairs:
-            throttle.hit(key)
-
-    def new_session(self, address: str) -> None:
-        self._take("new sessions", "新建会话", [(self.sessions, "a:" + address)])
+    async def new_session(self, address: str) -> None:
+        await self._count("take", "new sessions", "新建会话", [(self.sessions, "a:" + address)])
 
     def _tables(self, player_id: str, address: str) -> list[tuple[Throttle, str]]:
         return [(self.tables_by_session, "s:" + player_id), (self.tables_by_address, "a:" + address)]
 
-    def may_make_table(self, player_id: str, address: str) -> None:
+    async def may_make_table(self, player_id: str, address: str) -> None:
         """Refuse a new table over the limit; a table is counted only once it is made (``made_table``), so a
         request refused for a bad option costs nothing."""
-        self._check("new tables", "开桌", self._tables(player_id, address))
+        await self._count("check", "new tables", "开桌", self._tables(player_id, address))
 
-    def made_table(self, player_id: str, address: str) -> None:
-        for throttle, key in self._tables(player_id, address):
-            throttle.hit(key)
+    async def made_table(self, player_id: str, address: str) -> None:
+        await self._count("hit", "new tables", "开桌", self._tables(player_id, address))
 
-    def lobby_read(self, player_id: str | None, address: str) -> None:
+    async def lobby_read(self, player_id: str | None, address: str) -> None:
         pairs = [(self.reads_by_address, "a:" + address)]
         if player_id is not None:
             pairs.append((self.reads_by_session, "s:" + player_id))
-        self._take("lobby reads", "刷新大厅", pairs)
+        await self._count("take", "lobby reads", "刷新大厅", pairs)
 
 
 def _trusted(host: str, proxies: Collection[str]) -> bool:

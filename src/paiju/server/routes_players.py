@@ -59,7 +59,7 @@ async def register(request: Request) -> Response:
     data = await body_of(request)
     guest = await current_player(request)
     accounts = accounts_of(request)
-    limits_of(request).new_session(address_of(request))
+    await limits_of(request).new_session(address_of(request))
     token, player = await accounts.register(data, guest)
     return session_response(request, token, player, await accounts.account_of(player.id), status=201)
 
