@@ -18,7 +18,7 @@ from typing import Any
 from paiju.core.cards import SUITS, Card, card_text, parse_cards
 from paiju.core.game import Action, View
 
-from .rollout import determinize, playout, position_from_view
+from .rollout import count_played, determinize, playout, position_from_view
 from .rules import (
     NUM_KINDS,
     POINTS,
@@ -66,18 +66,10 @@ class _Table:
             ([(s, parse_cards(p)) for s, p in t["plays"]], t["winner"]) for t in view["tricks"]]
         current = [(s, parse_cards(p)) for s, p in view["trick"]["plays"]]
         tricks.append((current, None))
+        count_played([plays for plays, _w in tricks], order, seen, self.void)
         for plays, winner in tricks:
-            if not plays:
-                continue
-            lead = plays[0][1]
-            ls = order.suit[lead[0]]
-            for s, p in plays:
-                for c in p:
-                    seen[c] += 1
-                if sum(1 for c in p if order.suit[c] == ls) < len(lead):
-                    self.void[s].add(ls)
-            if winner == self.partner and plays[0][0] == self.partner:
-                self.partner_wins[ls] += 1
+            if plays and winner == self.partner and plays[0][0] == self.partner:
+                self.partner_wins[order.suit[plays[0][1][0]]] += 1
         self.unseen = [4 - seen[c] for c in range(NUM_KINDS)]
         self.trick = current
         self.opponents = [(self.seat + 1) % 4, (self.seat + 3) % 4]

@@ -30,6 +30,22 @@ _KITTY = 12
 _DEAL_TRIES = 8
 
 
+def count_played(tricks: Sequence[Sequence[tuple[int, Sequence[Card]]]], order: Order, seen: list[int],
+                 void: list[set[int]]) -> None:
+    """Add every played card to ``seen``, and mark a seat void in the led suit when it followed short of it:
+    what any seat may read of the others from the tricks its view shows."""
+    for plays in tricks:
+        if not plays:
+            continue
+        lead = plays[0][1]
+        ls = order.suit[lead[0]]
+        for s, p in plays:
+            for c in p:
+                seen[c] += 1
+            if sum(1 for c in p if order.suit[c] == ls) < len(lead):
+                void[s].add(ls)
+
+
 @dataclass
 class Position:
     """A play-phase position as one seat knows it; ``hands`` holds only the seat's own cards until dealt."""
@@ -73,16 +89,7 @@ def position_from_view(view: View, kitty_mode: str = "unit") -> Position:
     void: list[set[int]] = [set() for _ in range(4)]
     plays_done = [[(s, parse_cards(p)) for s, p in t["plays"]] for t in view["tricks"]]
     trick = [(s, tuple(parse_cards(p))) for s, p in view["trick"]["plays"]]
-    for plays in [*plays_done, [(s, list(p)) for s, p in trick]]:
-        if not plays:
-            continue
-        lead = plays[0][1]
-        ls = order.suit[lead[0]]
-        for s, p in plays:
-            for c in p:
-                seen[c] += 1
-            if sum(1 for c in p if order.suit[c] == ls) < len(lead):
-                void[s].add(ls)
+    count_played([*plays_done, [(s, list(p)) for s, p in trick]], order, seen, void)
     shown = [[0] * NUM_KINDS for _ in range(4)]
     for s, cards in enumerate(view["shown"]):
         if s != seat:
