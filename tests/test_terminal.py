@@ -241,14 +241,11 @@ def test_shuiyu_option_numbers_stay_put_while_the_banker_answers_in_turn() -> No
             if answered:
                 raise Done
             return "1"
-        if not first_numbers:
-            for a in legal:
-                label = describe(game, a, "zh")
-                cell = re.search(rf"(\d+) {re.escape(label)}(?:\s|$)", screen)
-                assert cell, (label, screen)
-                first_numbers[a] = cell.group(1)
-        else:
-            assert all(first_numbers[a] in screen for a in legal)
+        for a in legal:  # an answer keeps the number it was first shown with (a new one gets its own)
+            label = describe(game, a, "zh")
+            cell = re.search(rf"(\d+) {re.escape(label)}(?:\s|$)", screen)
+            assert cell, (label, screen)
+            assert first_numbers.setdefault(a, cell.group(1)) == cell.group(1), (a, screen)
         target = legal[-1]
         answered.append(target)
         return first_numbers[target]
