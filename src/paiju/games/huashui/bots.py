@@ -19,7 +19,7 @@ from typing import Any
 from paiju.bots.base import Bot
 from paiju.core.game import Action, View
 
-from .defence import DUI_PAY, deal_in, win_chance
+from .defence import DUI_PAY, TILE_OF, deal_in, fresh_tiles, win_chance
 from .tables import POW, SUIT_OF, blocks, is_even_keys, is_standard_keys, rest_table, shanten
 from .tiles import NUM_KINDS, TILE_TEXT, parse_tile
 
@@ -28,7 +28,6 @@ _NEAR: tuple[tuple[int, ...], ...] = tuple(
     for t in range(NUM_KINDS)
 )
 """Kinds that can make ``t`` useful: itself and, for numbers, neighbours within two in its suit."""
-_TILE_OF = {text: t for t, text in enumerate(TILE_TEXT)}
 
 
 class Hand:
@@ -38,7 +37,7 @@ class Hand:
         self.seat: int = view["viewer"]
         self.counts = [0] * NUM_KINDS
         for text in view["hand"] or ():
-            self.counts[_TILE_OF[text]] += 1
+            self.counts[TILE_OF[text]] += 1
         self.keys = [0, 0, 0, 0]
         for t in range(NUM_KINDS):
             if self.counts[t]:
@@ -47,10 +46,10 @@ class Hand:
         seen = self.counts[:]
         for seat_melds in view["melds"]:
             for m in seat_melds:
-                seen[_TILE_OF[m["tile"]]] += 3 if m["type"] == "pung" else 4
+                seen[TILE_OF[m["tile"]]] += 3 if m["type"] == "pung" else 4
         for river in view["discards"]:
             for text in river:
-                seen[_TILE_OF[text]] += 1
+                seen[TILE_OF[text]] += 1
         self.unseen = [max(0, 4 - c) for c in seen]
         self.wall: int = view["wall"]
         self.pair_weight = 1.0
@@ -293,16 +292,11 @@ class EfficientBot:
             threat = self._threat(view, o)
             if threat <= 0.0:
                 continue
-            thrown = {_TILE_OF[x] for x in view["discards"][o]}
+            thrown = {TILE_OF[x] for x in view["discards"][o]}
             if self.fresh_safe:
                 # Whoever played after o's last discard threw tiles o did not win on, and o's hand has not
                 # changed since: those tiles are not its waits (players who can win take it).
-                x = (o + 1) % 4
-                while x != me:
-                    river = view["discards"][x]
-                    if river:
-                        thrown.add(_TILE_OF[river[-1]])
-                    x = (x + 1) % 4
+                thrown |= fresh_tiles(view, me, o)
             pay = 6.5 if not view["melds"][o] else 5.0
             for t in range(NUM_KINDS):
                 if hand.counts[t]:
@@ -334,7 +328,7 @@ class EfficientBot:
         likely draw away: several unseen copies of another wait that makes the pairs shape, and a long wall."""
         if claim.get("robbing"):
             return False
-        t = _TILE_OF[claim["tile"]]
+        t = TILE_OF[claim["tile"]]
         if view["wall"] >= self.hold_wall:
             hand.add(t)
             dui_now = hand.melds == 0 and is_even_keys(hand.keys)

@@ -23,7 +23,8 @@ from paiju.core.game import View
 
 from .tiles import NUM_KINDS, TILE_TEXT
 
-_TILE_OF = {text: t for t, text in enumerate(TILE_TEXT)}
+TILE_OF = {text: t for t, text in enumerate(TILE_TEXT)}
+"""A tile's kind from its text in a view."""
 _RUN_SHAPES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((t + a, t + b) for a, b in ((-2, -1), (-1, 1), (1, 2))
           if t % 9 + a >= 0 and t % 9 + b <= 8) if t < 27 else ()
@@ -81,7 +82,7 @@ def fresh_tiles(view: View, me: int, o: int) -> set[int]:
     while x != me:
         river = view["discards"][x]
         if river:
-            fresh.add(_TILE_OF[river[-1]])
+            fresh.add(TILE_OF[river[-1]])
         x = (x + 1) % 4
     return fresh
 
@@ -126,7 +127,7 @@ def deal_in(view: View, me: int, kinds: Sequence[int], unseen: Sequence[int]) ->
             continue
         f = ready_features(view, o)
         a = sum(c * x for c, x in zip(coef[:nr], f, strict=True))
-        thrown = {_TILE_OF[x] for x in view["discards"][o]}
+        thrown = {TILE_OF[x] for x in view["discards"][o]}
         fresh = fresh_tiles(view, me, o)
         shares = suit_shares(view["discards"][o])
         for t in kinds:
