@@ -41,8 +41,10 @@ class Throttle:
     A websocket's "20 a second with bursts of 40" is ``Throttle(40, 2.0)``: forty at once, then on average
     twenty a second."""
 
-    def __init__(self, limit: int, window: float, clock: Callable[[], float]) -> None:
+    def __init__(self, limit: int, window: float, clock: Callable[[], float], name: str = "") -> None:
         self.limit = limit
+        self.name = name
+        """What it counts, where the counts are shared by several workers (``Limits``' keys in Redis)."""
         self.window = window
         self.clock = clock
         self._hits: dict[str, deque[float]] = {}
@@ -96,21 +98,18 @@ class Limits:
     def __init__(self, clock: Callable[[], float], *, sessions_per_address: int, tables_per_session: int,
                  tables_per_address: int, reads_per_session: int, reads_per_address: int,
                  shared: Shared | None = None) -> None:
-        self.sessions = Throttle(sessions_per_address, 60.0, clock)
-        self.tables_by_session = Throttle(tables_per_session, 60.0, clock)
-        self.tables_by_address = Throttle(tables_per_address, 60.0, clock)
-        self.reads_by_session = Throttle(reads_per_session, 60.0, clock)
-        self.reads_by_address = Throttle(reads_per_address, 60.0, clock)
+        self.sessions = Throttle(sessions_per_address, 60.0, clock, "sessions")
+        self.tables_by_session = Throttle(tables_per_session, 60.0, clock, "tables")
+        self.tables_by_address = Throttle(tables_per_address, 60.0, clock, "tables")
+        self.reads_by_session = Throttle(reads_per_session, 60.0, clock, "reads")
+        self.reads_by_address = Throttle(reads_per_address, 60.0, clock, "reads")
         self.clock = clock
         self.shared = shared
-        self._names = {id(self.sessions): "sessions", id(self.tables_by_session): "tables",
-                       id(self.tables_by_address): "tables", id(self.reads_by_session): "reads",
-                       id(self.reads_by_address): "reads"}
 
     async def _count(self, mode: str, what: str, zh: str, pairs: list[tuple[Throttle, str]]) -> None:
         """Check (``check``), count if allowed (``take``) or count (``hit``) ``pairs``; a refusal costs nothing."""
         if self.shared is not None:
-            items = [(f"{self._names[id(t)]}:{key}", t.limit, t.window) for t, key in pairs]
+            items = [(f"{t.name}:{key}", t.limit, t.window) for t, key in pairs]
             try:
                 wait = await self.shared(mode, self.clock(), items)
             except Exception as e:  # Redis unreachable: this worker's own counts, as with one process
