@@ -234,14 +234,22 @@ async def drive(ports: list[int], tids: list[str], tokens: list[str], bases: lis
         for h in https:
             await h.aclose()
     await asyncio.sleep(1.0)  # let the start snapshots arrive
-    # The load generator holds 4,000 sockets too: keep its own full garbage collections (hundreds of ms with
-    # this many objects) out of the latencies it measures, as `paiju serve` does for itself.
+    # The load generator holds 4,000 sockets too: keep its own collections of the older generations (tens to
+    # hundreds of ms with this many objects) out of the latencies it measures, as `paiju serve` does for itself.
     gc.collect()
     gc.freeze()
-    gc.set_threshold(max(gc.get_threshold()[0], 5_000), 10, 1_000_000_000)
+    gc.set_threshold(max(gc.get_threshold()[0], 5_000), 1_000_000_000, 1_000_000_000)
+
+    async def freeze_every_second() -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            gc.freeze()
+
+    freezer = asyncio.get_running_loop().create_task(freeze_every_second())
     on_load()
 
     latencies: list[float] = []
+    sent_at: list[float] = []
     failures = 0
     finished_tables = 0
     closed_tables = 0
@@ -276,6 +284,7 @@ async def drive(ports: list[int], tids: list[str], tokens: list[str], bases: lis
                 try:
                     t1 = await asyncio.wait_for(fut, 10)
                     latencies.append(t1 - t0)
+                    sent_at.append(t0)
                 except (TimeoutError, RuntimeError):
                     failures += 1
             await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
@@ -283,6 +292,7 @@ async def drive(ports: list[int], tids: list[str], tokens: list[str], bases: lis
     t_run = time.perf_counter()
     await asyncio.gather(*(table_loop(cl, random.Random(rng.random())) for cl in tables))
     elapsed = time.perf_counter() - t_run
+    freezer.cancel()
     for cl in tables:
         for c in cl:
             await c.ws.close()
@@ -290,9 +300,9 @@ async def drive(ports: list[int], tids: list[str], tokens: list[str], bases: lis
         t.cancel()
     received = sum(c.received for cl in tables for c in cl)
     errors = sum(c.errors for cl in tables for c in cl)
-    return {"latencies": latencies, "failures": failures, "elapsed": elapsed, "open_seconds": opened,
-            "received": received, "errors": errors, "finished_tables": finished_tables,
-            "closed_tables": closed_tables}
+    return {"latencies": latencies, "sent_at": [t - t_run for t in sent_at], "failures": failures,
+            "elapsed": elapsed, "open_seconds": opened, "received": received, "errors": errors,
+            "finished_tables": finished_tables, "closed_tables": closed_tables}
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -325,6 +335,9 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1, help="card-room processes of one room (needs --redis-url)")
     ap.add_argument("--redis-url", default=None, help="serve through Redis (cluster.py); needs a PostgreSQL URL")
     ap.add_argument("--mix", action="store_true", help="the four games in turn instead of --game")
+    ap.add_argument("--timeline", action="store_true",
+                    help="also print, per second of the run, the actions and their p99 and max latency (to tell "
+                         "steady queueing from stalls)")
     args = ap.parse_args()
     if not 1 <= args.tables <= 2000 or not 1 <= args.duration <= 600 or not 1 <= args.workers <= 8:
         sys.exit("keep it bounded: 1..2000 tables, 1..600 seconds, 1..8 workers")
@@ -477,6 +490,14 @@ def main() -> None:
         "load_average_1m": round(os.getloadavg()[0], 1),
     }
     print(json.dumps(report, ensure_ascii=False))
+    if args.timeline:
+        per_second: dict[int, list[float]] = {}
+        for t, x in zip(res["sent_at"], lat, strict=True):
+            per_second.setdefault(int(t), []).append(x)
+        for second in sorted(per_second):
+            xs = per_second[second]
+            print(f"t={second:4d}s actions={len(xs):5d} p99={pct(xs, 99) * 1000:7.1f} ms "
+                  f"max={max(xs) * 1000:7.1f} ms", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ def test_the_serve_gc_policy_is_applied_and_undone(tmp_path: Path, toy_game: typ
     with LiveServer(fast_settings(tmp_path, gc_full_every_seconds=600.0)) as s:
         assert s.client().http.get("/api/games").status_code == 200
         during = gc.get_threshold()
-        assert during[2] >= 10**9  # full collections only on the server's schedule
+        assert during[1] >= 10**9 and during[2] >= 10**9  # older generations only on the server's schedule
         assert gc.get_freeze_count() > 0
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 

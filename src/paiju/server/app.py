@@ -12,6 +12,7 @@ import contextlib
 import gc
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -550,20 +551,23 @@ async def _handle(table: CardTable, conn: Conn, text: str, talk: Talk, max_depth
 
 # ---- garbage collection -------------------------------------------------------------------------------
 
-async def _gc_policy(every: float, freeze_every: float = 20.0) -> None:
+async def _gc_policy(every: float, freeze_every: float = 1.0) -> None:
     """Keep Python's garbage collector out of the tail latency.
 
-    A full collection walks every live object — thousands of sockets and tables — and stalls the event loop
-    for hundreds of milliseconds under load; so does a young collection that finds a few thousand new sockets.
-    So: full collections never start by themselves; every ``freeze_every`` seconds the young generations are
-    collected and what survives is frozen (moved out of the collector's sight: sockets and tables live long);
-    every ``every`` seconds everything is unfrozen and fully collected once, so no cyclic garbage is kept
-    longer than that.
+    A collection stalls the event loop while it walks every object of the generations it collects.  Measured
+    at 1,000 tables (4,000 sockets): a full collection takes 300–380 ms; the middle generation's 20–140 ms,
+    finding nothing, sixty times in a row (what outlives a young collection here is state that lives:
+    records, seats, sockets); and even the young generation's took 40–50 ms, because its count is of
+    allocations *net of deaths*: while old state is replaced as fast as new is made, the young list grows for
+    seconds between collections.  So the older generations are never collected by themselves, and every
+    ``freeze_every`` seconds everything is frozen (out of the collector's sight, without a look), which keeps
+    a young collection to one second's objects at most; every ``every`` seconds everything is unfrozen and
+    fully collected once, so cyclic garbage that outlives its first second is kept no longer than that.
     """
     young, middle, old = gc.get_threshold()
     gc.collect()
     gc.freeze()
-    gc.set_threshold(max(young, 5_000), max(middle, 10), 1_000_000_000)
+    gc.set_threshold(max(young, 5_000), 1_000_000_000, 1_000_000_000)
     loop = asyncio.get_running_loop()
     last_full = loop.time()
     try:
@@ -571,10 +575,11 @@ async def _gc_policy(every: float, freeze_every: float = 20.0) -> None:
             await asyncio.sleep(freeze_every)
             if loop.time() - last_full >= every:
                 gc.unfreeze()
-                gc.collect()
+                started = time.perf_counter()
+                found = gc.collect()
+                log.info("full garbage collection: %.0f ms, %d unreachable objects",
+                         (time.perf_counter() - started) * 1000, found)
                 last_full = loop.time()
-            else:
-                gc.collect(1)
             gc.freeze()
     finally:
         gc.set_threshold(young, middle, old)

@@ -70,9 +70,10 @@ class Settings:
     """Let table creation fix ``seed``/``deal`` (tests, prepared tournaments).  Never on an open server:
     whoever knows the seed knows every card."""
     gc_full_every_seconds: float | None = None
-    """Take full garbage collections off automatic and run one every this many seconds (``paiju serve`` uses
-    600): they stall the event loop for hundreds of ms with thousands of sockets.  None leaves Python's GC
-    as it is (tests and embedding, where the process is not ours alone)."""
+    """Collect only the young generation automatically and run one full collection every this many seconds
+    (``paiju serve --gc-full-minutes``, 10): the older generations' collections stall the event loop for tens
+    to hundreds of ms with thousands of sockets.  None leaves Python's GC as it is (tests and embedding,
+    where the process is not ours alone)."""
     clock: Callable[[], float] = field(default=time.time, compare=False)
     """Unix time in seconds; deadlines are absolute times on this clock."""
     # ---- accounts and sessions (docs/server.md, "Accounts") ----
