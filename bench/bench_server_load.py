@@ -122,9 +122,15 @@ class Client:
                 if m is not None:
                     self.seq = int(m.group(2))
                     self.raw = text
-                    fut = self.waiters.pop(self.seq, None)
-                    if fut is not None and not fut.done():
-                        fut.set_result(now)
+                    # the answer to an action is a later state (several moves may apply as one update: a
+                    # window's held answers), or, where the room holds the answer until its window ends (a
+                    # pass in a paced deal step, a claim under the claim pause), this seat's own state again
+                    # with nothing left to decide
+                    answered = self.seq + 1 if '"legal":[]' in text else self.seq
+                    for want in [w for w in self.waiters if w <= answered]:
+                        fut = self.waiters.pop(want)
+                        if not fut.done():
+                            fut.set_result(now)
                 elif text.startswith('{"type":"error"'):
                     self.errors += 1
                     for fut in self.waiters.values():
