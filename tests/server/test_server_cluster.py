@@ -414,3 +414,93 @@ def test_rate_limits_count_across_workers(cluster: Any) -> None:
         r = p.post(w, "/api/tables", {"game": "shuiyu"})
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
         assert int(r.headers["Retry-After"]) >= 1
+
+
+def _account(cluster: Any, worker: Worker, username: str) -> Client:
+    """A person with an account (hosts are accounts)."""
+    p = Client(cluster, worker, username)
+    r = p.post(worker, "/api/accounts", {"username": username, "password": "correct horse"})
+    assert r.status_code == 201, r.text
+    p.token, p.id = r.json()["token"], r.json()["player"]["id"]
+    return p
+
+
+def test_a_host_kicks_and_closes_at_a_worker_that_does_not_own_the_table(cluster: Any) -> None:
+    (a,) = cluster(1)
+    (b,) = cluster(1, None, "--admin", "boss")  # only b takes boss for a host by its own settings
+    boss, p = _account(cluster, b, "boss"), Client(cluster, a, "壬")
+    tid = p.ok(a, "/api/tables", {"game": "shuiyu"})["id"]
+    p.ok(a, f"/api/tables/{tid}/sit", {"seat": 0})
+    r = boss.post(b, f"/api/host/tables/{tid}/kick", {"seat": 0})
+    assert (r.status_code, r.json()["error"]["code"]) == (403, "not_host"), r.text  # the owner, a, checked
+    engine = create_engine(cluster.database)
+    try:
+        with engine.begin() as c:  # a grant in the database: every worker's hosts
+            c.execute(text("INSERT INTO hosts (player_id, granted_at, granted_by) VALUES (:p, 0, 'test')"),
+                      {"p": boss.id})
+    finally:
+        engine.dispose()
+    kicked = boss.ok(b, f"/api/host/tables/{tid}/kick", {"seat": 0, "reason": "rude"})
+    assert kicked["id"] == tid and kicked["seats"][0]["player"] is None
+    assert kicked == a.http.get(f"/api/tables/{tid}").json()  # the owner's own table object
+    r = boss.post(b, f"/api/host/tables/{tid}/kick", {"seat": 0})
+    assert (r.status_code, r.json()["error"]["code"]) == (422, "bad_seat")  # the owner's refusal, as it gave it
+    closed = boss.ok(b, f"/api/host/tables/{tid}/close", {"reason": "spam"})
+    assert closed["status"] == "closed"
+    r = boss.post(b, f"/api/host/tables/{tid}/close")
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "game_over")  # a keeps the closed table
+    log = b.http.get("/api/host/log", headers={"Authorization": f"Bearer {boss.token}"}).json()
+    assert [(e["action"], e["table_id"], e["host"]) for e in log[:2]] == [("close", tid, "boss"), ("kick", tid, "boss")]
+
+
+def test_a_ban_closes_the_sockets_at_tables_another_worker_owns(cluster: Any) -> None:
+    a, b = cluster(2, None, "--admin", "boss")
+    boss, p = _account(cluster, a, "boss"), Client(cluster, b, "癸")
+    tid = p.ok(b, "/api/tables", {"game": "shuiyu"})["id"]
+    sock = p.socket(b, tid)  # at b, the table's owner
+    assert sock.state()["type"] == "snapshot"
+    assert boss.post(a, f"/api/host/players/{p.id}/ban").status_code == 200
+    msg = sock.until(lambda m: m["type"] == "error", 5)  # at once, not at b's next session recheck
+    assert msg["code"] == "banned", msg
+
+
+def test_a_rematch_is_answered_at_a_worker_that_does_not_own_the_table(cluster: Any) -> None:
+    a, b = cluster(2)
+    p = Client(cluster, a, "子")
+    tid = p.ok(a, "/api/tables", {"game": "huashui", "config": {"hands": 1}})["id"]
+    p.ok(a, f"/api/tables/{tid}/sit", {"seat": 0})
+    p.ok(a, f"/api/tables/{tid}/bots")
+    sock = p.socket(b, tid)  # relayed: the rematch news reaches it through b
+    sock.state()
+    p.ok(a, f"/api/tables/{tid}/start")
+    play_until(sock, lambda s: s["view"]["finished"], 60)
+    answer = wait_for(lambda: (r := p.post(b, f"/api/tables/{tid}/rematch", {"confirm": True})).status_code == 200
+                      and r.json(), 5)
+    assert answer["type"] == "rematch" and answer["confirmed"] == [0] and answer["next"], answer
+    nxt = b.http.get(f"/api/tables/{answer['next']}").json()
+    assert nxt["status"] == "playing" and nxt["seats"][0]["player"]["id"] == p.id
+    told = next((m for m in sock.received if m["type"] == "rematch" and m["next"]), None) \
+        or sock.until(lambda m: m["type"] == "rematch" and bool(m["next"]))
+    assert told["next"] == answer["next"]
+    r = p.post(b, "/api/tables/nope/rematch", {"confirm": True})
+    assert (r.status_code, r.json()["error"]["code"]) == (404, "no_table")
+
+
+def test_two_players_quick_matching_at_two_workers_meet(cluster: Any) -> None:
+    a, b = cluster(2, None, "--quick-match-seconds", "1.5")
+    p, q, s = Client(cluster, a, "丑"), Client(cluster, b, "寅"), Client(cluster, a, "卯")
+    first = p.ok(a, "/api/quick", {"game": "huashui"})
+    assert first["status"] == "waiting" and first["quick_deadline"]
+    met = q.ok(b, "/api/quick", {"game": "huashui"})
+    assert met["id"] == first["id"] and met["seats"][1]["player"]["id"] == q.id  # the same table
+    assert p.ok(b, "/api/quick", {"game": "huashui"})["id"] == first["id"]  # pressing again, elsewhere: same seat
+    started = wait_for(lambda: (t := b.http.get(f"/api/tables/{first['id']}").json())["status"] == "playing" and t, 10)
+    assert [x["bot"] is not None for x in started["seats"]] == [False, False, True, True]  # bots came, once
+    assert "quick_deadline" not in started
+    # a waiting quick player whose worker dies is not lost: the next press (elsewhere) finds the table
+    mine = s.ok(a, "/api/quick", {"game": "huashui"})
+    assert mine["id"] != first["id"]
+    a.stop(signal.SIGKILL)
+    again = wait_for(lambda: (r := s.post(b, "/api/quick", {"game": "huashui"})).status_code == 200 and r.json(), 15)
+    assert again["id"] == mine["id"] and again["seats"][0]["player"]["id"] == s.id and again["quick_deadline"]
+    wait_for(lambda: b.http.get(f"/api/tables/{mine['id']}").json()["status"] == "playing", 10)  # bots, at b now

@@ -45,6 +45,7 @@ from .handlers import (
     body_of,
     current_player,
     limits_of,
+    on_table,
     require_player,
     room_of,
     session_response,
@@ -296,14 +297,6 @@ async def get_record(request: Request) -> Response:
                          "seats": table.info()["seats"], "departures": departures})
 
 
-async def _table_for(request: Request, data: dict[str, Any]) -> tuple[Player, CardTable]:
-    player = await require_player(request)
-    table = room_of(request).get(request.path_params["table_id"])
-    invite = data.get("invite") or request.query_params.get("invite")
-    table.check_invite(player, invite if isinstance(invite, str) else None)
-    return player, table
-
-
 def _seat_number(data: dict[str, Any]) -> int:
     seat = data.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int):
@@ -314,37 +307,45 @@ def _seat_number(data: dict[str, Any]) -> int:
 SeatCommand = Callable[[Player, CardTable, dict[str, Any]], Awaitable[None]]
 
 
-def seat_command(name: str, command: SeatCommand) -> Handler:
-    """A lobby command on one table: read the body, check the player and invite, act, answer the table."""
+def seat_command(name: str) -> Handler:
+    """A lobby command on one table (``SEAT_COMMANDS[name]``): read the body, check the player, run it where the
+    table is (which checks the invite), answer the table."""
 
     async def handler(request: Request) -> Response:
         data = await body_of(request)
-        room, tid = room_of(request), request.path_params["table_id"]
-        if room.cluster.enabled and tid not in room.tables:  # the table's owner runs it
-            player = await require_player(request)
-            if "invite" not in data and request.query_params.get("invite"):
-                data = {**data, "invite": request.query_params.get("invite")}
-            return JSONResponse(await room.cluster.call(tid, name, player, data))  # type: ignore[attr-defined]
-        player, table = await _table_for(request, data)
-        await command(player, table, data)
-        return JSONResponse(table.info(for_player=player))
+        player = await require_player(request)
+        if not data.get("invite") and request.query_params.get("invite"):
+            data = {**data, "invite": request.query_params.get("invite")}
+        return JSONResponse(await on_table(request, name, player, data))  # here, or at the table's owner
 
     handler.__name__ = name
     return api(handler)
 
 
+def _invited(command: SeatCommand) -> Command:
+    """A seat command as the table's owner runs it: the invite checked, the act, the table as the player sees it."""
+
+    async def run(player: Player, table: CardTable, data: dict[str, Any]) -> dict[str, Any]:
+        invite = data.get("invite")
+        table.check_invite(player, invite if isinstance(invite, str) else None)
+        await command(player, table, data)
+        return table.info(for_player=player)
+
+    return run
+
+
 SEAT_COMMANDS: dict[str, Command] = {
-    "sit": lambda player, table, data: table.sit(player, _seat_number(data)),
-    "leave": lambda player, table, data: table.leave(player),
-    "add_bots": lambda player, table, data: table.fill_bots(player, parse_strength(data.get("strength"))),
-    "remove_bot": lambda player, table, data: table.remove_bot(player, _seat_number(data)),
-    "start": lambda player, table, data: table.start(player),
+    "sit": _invited(lambda player, table, data: table.sit(player, _seat_number(data))),
+    "leave": _invited(lambda player, table, data: table.leave(player)),
+    "add_bots": _invited(lambda player, table, data: table.fill_bots(player, parse_strength(data.get("strength")))),
+    "remove_bot": _invited(lambda player, table, data: table.remove_bot(player, _seat_number(data))),
+    "start": _invited(lambda player, table, data: table.start(player)),
 }
 """The seat commands, the same whether the request reached the table's owner or another worker asked it
 (cluster.py's calls)."""
 
-sit, leave, add_bots, remove_bot, start = (seat_command(name, SEAT_COMMANDS[name])
-                                           for name in ("sit", "leave", "add_bots", "remove_bot", "start"))
+sit, leave, add_bots, remove_bot, start = (seat_command(name) for name in ("sit", "leave", "add_bots", "remove_bot",
+                                                                           "start"))
 
 
 # ---- play ----------------------------------------------------------------------------------------------
@@ -616,7 +617,13 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
             settings.per_address(settings.ws_messages_per_second_per_address * 2.0), 2.0, settings.clock)
         app.state.sessions = store = SessionStore(db, settings)
         if isinstance(cluster, RedisCluster):  # a logout or ban at one worker holds at every worker at once
-            store.announce, cluster.on_news = cluster.announce, store.heard
+            def heard(news: str) -> None:
+                """Another worker's news: a revoked session is forgotten; a ban closes the banned player's
+                sockets at our tables (wherever the socket itself is: a relayed one closes at its worker)."""
+                store.heard(news)
+                routes_host.heard(room, news)
+
+            store.announce, cluster.on_news = cluster.announce, heard
         app.state.accounts = accounts = Accounts(db, settings, store, routes_players.forgetter(room))
         await accounts.warm_up()
         app.state.room = room
@@ -626,9 +633,13 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         app.state.banned = moderation.banned  # the same set: handlers refuse banned players by it
         app.state.quick = quick = QuickMatch(room)
         app.state.talk = Talk(settings)
+        # every lobby command on a table, run the same at its owner whichever worker the request reached
+        app.state.commands = commands = {**SEAT_COMMANDS, **routes_host.table_commands(moderation),
+                                         **routes_history.rematch_commands(app.state.rematches),
+                                         **quick.commands()}
         await room.restore(rows)
         await cluster.start(room, lambda table, conn, text: _handle(table, conn, text, app.state.talk,
-                                                                    settings.max_json_depth), SEAT_COMMANDS)
+                                                                    settings.max_json_depth), commands)
         booking = asyncio.get_running_loop().create_task(routes_history.book_pending(room))
         expiring = asyncio.get_running_loop().create_task(room.expire_forever())
         gc_task = asyncio.get_running_loop().create_task(_gc_policy(settings.gc_full_every_seconds)) \

@@ -30,13 +30,13 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from . import storage as st
 from .auth import Player
 from .conn import Conn, dumps
-from .errors import ErrorCode, RoomError
+from .errors import ErrorCode, RoomError, no_table
 from .ownership import CLOSE_MOVED, Cluster, Command, Handle, moved_error
 
 __all__ = ["CLOSE_MOVED", "Cluster", "Command", "Handle", "RedisCluster", "Relayed", "moved_error"]
@@ -89,6 +89,13 @@ end
 return 0
 """
 """limits.Shared in one step for every key: the milliseconds to wait (the hit is then not counted), or 0."""
+
+
+_UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+"""Let a lock go only if it is still ours (it may have run out and been taken by another worker)."""
 
 
 class RemoteConn(Conn):
@@ -186,6 +193,7 @@ class RedisCluster(Cluster):
         self._tasks: list[asyncio.Task[Any]] = []
         self._claim = self.redis.register_script(_CLAIM)
         self._limit = self.redis.register_script(_LIMIT)
+        self._unlock = self.redis.register_script(_UNLOCK)
         self._hits = 0
         self.relayed_frames = 0
         self.on_news: Callable[[str], None] = lambda _news: None
@@ -594,14 +602,16 @@ class RedisCluster(Cluster):
     # ---- calls (lobby commands on a table another worker owns) ----------------------------------------
     async def call(self, table_id: str, command: str, player: Player | None, data: dict[str, Any]
                    ) -> dict[str, Any]:
-        """Run a lobby command at the table's owner (taking the table over if nobody owns it); the table's info
-        as the player sees it."""
+        """Run a lobby command at the table's owner (taking the table over if nobody owns it); its reply."""
         room = self.room
         assert room is not None
         owner = await self.owner_of(table_id)
         if owner is None and await self.claim(table_id):
             owner = self.worker_id
         if owner is None:
+            row = await room.store.table(table_id)
+            if row is None or row.status not in ("waiting", "playing"):
+                raise no_table(table_id)  # as the owner would say once it let a finished table go
             raise moved_error("no worker has this table right now; try again")
         if owner == self.worker_id:
             return await self._run(table_id, command, None if player is None else player.id, data)
@@ -631,14 +641,14 @@ class RedisCluster(Cluster):
         if table is None:
             raise moved_error()
         player = await room.player(player_id)
-        invite = data.get("invite")
-        table.check_invite(player, invite if isinstance(invite, str) else None)
-        if command != "info":
-            if player is None:
-                raise RoomError(ErrorCode.NO_SESSION, "pick a nickname first (POST /api/session)", 401,
-                                zh="请先取个昵称（POST /api/session）")
-            await self.commands[command](player, table, data)
-        return table.info(for_player=player)
+        if command == "info":
+            invite = data.get("invite")
+            table.check_invite(player, invite if isinstance(invite, str) else None)
+            return table.info(for_player=player)
+        if player is None:
+            raise RoomError(ErrorCode.NO_SESSION, "pick a nickname first (POST /api/session)", 401,
+                            zh="请先取个昵称（POST /api/session）")
+        return await self.commands[command](player, table, data)  # each checks its own rights (invite, host)
 
     async def _answer_call(self, rid: str, msg: dict[str, Any]) -> None:
         try:
@@ -649,6 +659,40 @@ class RedisCluster(Cluster):
             log.exception("worker %s: call %s failed", self.worker_id, msg.get("c"))
             answer = {"error": RoomError(ErrorCode.SERVER_ERROR, "the call failed").to_dict(), "status": 500}
         self.post(msg["w"], "R", rid, dumps(answer))
+
+    # ---- quick match's shared waiting list (quick.py) -------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def locked(self, name: str) -> AsyncIterator[None]:
+        """A room-wide lock held by one worker at a time; it runs out by itself after three call timeouts,
+        so a worker that dies holding it stops nobody for long."""
+        key, token = self._key("lock", name), secrets.token_hex(8)
+        hold = self.call_seconds * 3
+        until = time.monotonic() + hold
+        while not await self.redis.set(key, token, nx=True, px=int(hold * 1000)):
+            if time.monotonic() > until:
+                raise moved_error("the room is busy; try again")
+            await asyncio.sleep(0.02)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):
+                await self._unlock(keys=[key], args=[token])
+
+    async def quick_tables(self, game: str) -> list[tuple[str, dict[str, Any] | None]]:
+        """The game's waiting quick tables, oldest first, each with its lobby entry if there is one (a hint
+        of its seats: the owner decides)."""
+        tids = [_text(t) for t in await self.redis.zrange(self._key("quick", game), 0, -1)]
+        if not tids:
+            return []
+        infos: Any = await self.redis.hmget(self._key("info"), tids)
+        return [(tid, None if text is None else json.loads(text)) for tid, text in zip(tids, infos, strict=True)]
+
+    async def quick_add(self, game: str, table: CardTable) -> None:
+        await self.redis.zadd(self._key("quick", game), {table.id: table.row.created_at})
+
+    async def quick_remove(self, game: str, table_id: str) -> None:
+        with contextlib.suppress(Exception):  # a stale entry is dropped by the next join that finds it
+            await self.redis.zrem(self._key("quick", game), table_id)
 
     # ---- the lobby ------------------------------------------------------------------------------------
     def changed(self, table: CardTable) -> None:
@@ -672,7 +716,8 @@ class RedisCluster(Cluster):
                     elif tid not in room.tables or t.row.status not in ("waiting", "playing"):
                         pipe.zrem(self._key("lobby"), tid)
                         pipe.hdel(self._key("info"), tid)
-                    if t.row.status in ("finished", "closed", "expired"):  # nobody will own it again
+                    # an ended table is ours while we keep it (its rematch, its result); then nobody's
+                    if t.row.status in ("finished", "closed", "expired") and room.tables.get(tid) is not t:
                         pipe.delete(self._key("own", tid))
                         pipe.srem(self._key("tables", self.worker_id), tid)
                 await pipe.execute()

@@ -48,6 +48,16 @@ def api(handler: Handler) -> Handler:
     return wrapped
 
 
+async def on_table(request: Request, name: str, player: Player, data: dict[str, Any]) -> dict[str, Any]:
+    """Run the lobby command ``name`` on the path's table: here if the table is ours, else at the worker that
+    owns it (cluster.py's calls; the same command, which checks the player's rights there); its reply."""
+    room, tid = room_of(request), request.path_params["table_id"]
+    if room.cluster.enabled and tid not in room.tables:
+        reply: dict[str, Any] = await room.cluster.call(tid, name, player, data)  # type: ignore[attr-defined]
+        return reply
+    return await request.app.state.commands[name](player, room.get(tid), data)  # type: ignore[no-any-return]
+
+
 def room_of(request: Request | WebSocket) -> Room:
     room: Room = request.app.state.room
     return room

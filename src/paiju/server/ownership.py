@@ -16,8 +16,10 @@ CLOSE_MOVED = 4503
 
 Handle = Callable[[Any, Conn, str], Awaitable[None]]
 """How the owner serves a relayed client's message: (table, connection, text)."""
-Command = Callable[[Player, Any, dict[str, Any]], Awaitable[None]]
-"""A seat command on a table (app.SEAT_COMMANDS): (player, table, body)."""
+Command = Callable[[Player, Any, dict[str, Any]], Awaitable[dict[str, Any]]]
+"""A lobby command on a table (app.SEAT_COMMANDS, routes_host's, the rematch, quick match's seat): (player,
+table, body) -> the JSON reply.  The same callable runs whether the request reached the table's owner or
+another worker called it there (cluster.py), so each one checks its own rights (invite, host, seat)."""
 
 
 def moved_error(message: str = "this table's worker is gone; connect again") -> RoomError:
@@ -49,6 +51,10 @@ class Cluster:
 
     async def adopted(self, table: Any) -> None:
         """A table made here is ours."""
+        return None
+
+    def announce(self, news: str) -> None:
+        """Tell the other workers (none here) of a revocation or a ban."""
         return None
 
     def changed(self, table: Any) -> None:

@@ -60,7 +60,10 @@ async def quick_match(request: Request) -> Response:
     if not isinstance(game, str):
         raise RoomError(ErrorCode.UNKNOWN_GAME, "say which game: {\"game\": \"shuiyu\"}", 422,
                         zh="请说明是哪个游戏：{\"game\": \"shuiyu\"}")
-    table = await quick_of(request).join(player, game)
+    quick = quick_of(request)
+    if room_of(request).cluster.enabled:  # the room's waiting list, shared by every worker
+        return JSONResponse(await quick.join_shared(player, game))
+    table = await quick.join(player, game)
     return JSONResponse(table.info(for_player=player))
 
 

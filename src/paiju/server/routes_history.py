@@ -27,7 +27,8 @@ from .auth import Player
 from .bots import NORMAL, strength_of
 from .broadcast import with_text
 from .errors import ErrorCode, RoomError, invite_required, no_table
-from .handlers import api, body_of, current_player, require_player, room_of
+from .handlers import api, body_of, current_player, on_table, require_player, room_of
+from .ownership import Command
 from .tables import CardTable, Room, dumps
 
 log = logging.getLogger("paiju.server.history")
@@ -320,15 +321,25 @@ def rematches_of(request: Request) -> Rematches:
     return r
 
 
+def rematch_commands(rematches: Rematches) -> dict[str, Command]:
+    """The rematch answer as the finished table's owner runs it (it alone keeps the table and who asked),
+    whichever worker the request reached."""
+
+    async def answer(player: Player, table: CardTable, data: dict[str, Any]) -> dict[str, Any]:
+        yes = data.get("confirm", True)
+        if not isinstance(yes, bool):
+            raise RoomError(ErrorCode.BAD_OPTION, "confirm must be true or false", 422,
+                            zh="confirm 应为 true 或 false")
+        return await rematches.answer(table, player, yes)
+
+    return {"rematch": answer}
+
+
 @api
 async def post_rematch(request: Request) -> Response:
     player = await require_player(request)
     data = await body_of(request)
-    table = room_of(request).get(request.path_params["table_id"])
-    yes = data.get("confirm", True)
-    if not isinstance(yes, bool):
-        raise RoomError(ErrorCode.BAD_OPTION, "confirm must be true or false", 422, zh="confirm 应为 true 或 false")
-    return JSONResponse(await rematches_of(request).answer(table, player, yes))
+    return JSONResponse(await on_table(request, "rematch", player, data))  # here, or at the table's owner
 
 
 @api

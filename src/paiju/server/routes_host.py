@@ -12,12 +12,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from .auth import Player
 from .conn import dumps
 from .errors import ErrorCode, RoomError
-from .handlers import api, body_of, require_player, room_of, sessions_of
+from .handlers import Handler, api, body_of, on_table, require_player, room_of, sessions_of
 from .moderation import Host, Moderation, banned, read_log
+from .ownership import Command
 from .routes_friends import moderation_of
 from .routes_history import _limit
+from .tables import CardTable, Room
 
 
 async def _host(request: Request) -> tuple[Host, Moderation]:
@@ -42,11 +45,16 @@ async def whoami(request: Request) -> Response:
     return JSONResponse({"host": {"id": host.id, "name": host.name}})
 
 
-def _drop_sockets(request: Request, player_id: str) -> None:
-    """A banned player's open sockets are told and closed (in play, the grace period then hands the seat to a
-    bot); reconnecting without a session, they could only watch."""
+BANNED_NEWS = "X"
+"""The news every worker hears of a ban (cluster.py's ``{prefix}:news``): the player id follows."""
+
+
+def _drop_sockets(room: Room, player_id: str) -> None:
+    """A banned player's open sockets at our tables are told and closed (in play, the grace period then hands
+    the seat to a bot); reconnecting without a session, they could only watch.  A socket relayed from another
+    worker is one of our table's connections too: closing it closes it there."""
     text = dumps({"type": "error", **banned().to_dict()})
-    for table in list(room_of(request).tables.values()):
+    for table in list(room.tables.values()):
         for conn in list(table.watchers.conns):
             if conn.player is not None and conn.player.id == player_id:
                 conn.send(text)
@@ -61,9 +69,11 @@ def _ban(on: bool) -> Any:
         if on and pid == host.id:
             raise RoomError(ErrorCode.BAD_OPTION, "a host cannot ban themselves", 422, zh="管理员不能封禁自己")
         await mod.set_ban(host, pid, on, _text(data, "reason"))
-        if on:  # every session ends now, here and (within seconds) in every other process
+        if on:  # every session ends now, here and in every other worker; so do its sockets at every table
             await sessions_of(request).revoke_all(pid)
-            _drop_sockets(request, pid)
+            room = room_of(request)
+            _drop_sockets(room, pid)
+            room.cluster.announce(BANNED_NEWS + pid)  # the tables other workers own
         return JSONResponse({"player": pid, "banned": on})
 
     handler.__name__ = "ban" if on else "unban"
@@ -83,34 +93,55 @@ async def rename(request: Request) -> Response:
     return JSONResponse({"player": pid, "nickname": nickname})
 
 
-@api
-async def kick(request: Request) -> Response:
-    host, mod = await _host(request)
-    data = await body_of(request)
-    table = room_of(request).get(request.path_params["table_id"])
-    seat = data.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise RoomError(ErrorCode.BAD_SEAT, "say which seat: {\"seat\": 0}", 422, zh="请说明是哪个座位：{\"seat\": 0}")
-    pid = await table.kick(seat)
-    if pid is None:
-        raise RoomError(ErrorCode.BAD_SEAT, f"nobody sits in seat {seat} to be kicked", 422,
-                        zh=f"{seat} 号位没有人可踢")
-    await mod.log_table_act(host, "kick", table.id, player_id=pid,
-                            detail={"seat": seat, "status": table.status, "reason": _text(data, "reason")})
-    return JSONResponse(table.info())
+def heard(room: Room, news: str) -> None:
+    """Another worker banned a player: close its sockets at the tables we own."""
+    if news.startswith(BANNED_NEWS):
+        _drop_sockets(room, news[len(BANNED_NEWS):])
 
 
-@api
-async def close_table(request: Request) -> Response:
-    host, mod = await _host(request)
-    data = await body_of(request)
-    table = room_of(request).get(request.path_params["table_id"])
-    reason = _text(data, "reason")
-    if not await table.close_by_host({"by": host.name, "reason": reason}):
-        raise RoomError(ErrorCode.GAME_OVER,
-                        "the table is over already", 409, zh="这张牌桌已经结束了")
-    await mod.log_table_act(host, "close", table.id, detail={"reason": reason})
-    return JSONResponse(table.info())
+def table_commands(mod: Moderation) -> dict[str, Command]:
+    """Kick and close as the table's owner runs them, whichever worker the host asked: the owner checks the
+    host's rights itself (every worker reads them from the database), not trusting the asking worker."""
+
+    async def kick_at(player: Player, table: CardTable, data: dict[str, Any]) -> dict[str, Any]:
+        host = await mod.require_host(player.id)
+        seat = data.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise RoomError(ErrorCode.BAD_SEAT, "say which seat: {\"seat\": 0}", 422,
+                            zh="请说明是哪个座位：{\"seat\": 0}")
+        pid = await table.kick(seat)
+        if pid is None:
+            raise RoomError(ErrorCode.BAD_SEAT, f"nobody sits in seat {seat} to be kicked", 422,
+                            zh=f"{seat} 号位没有人可踢")
+        await mod.log_table_act(host, "kick", table.id, player_id=pid,
+                                detail={"seat": seat, "status": table.status, "reason": _text(data, "reason")})
+        return table.info()
+
+    async def close_at(player: Player, table: CardTable, data: dict[str, Any]) -> dict[str, Any]:
+        host = await mod.require_host(player.id)
+        reason = _text(data, "reason")
+        if not await table.close_by_host({"by": host.name, "reason": reason}):
+            raise RoomError(ErrorCode.GAME_OVER,
+                            "the table is over already", 409, zh="这张牌桌已经结束了")
+        await mod.log_table_act(host, "close", table.id, detail={"reason": reason})
+        return table.info()
+
+    return {"host_kick": kick_at, "host_close": close_at}
+
+
+def _on_table(name: str, route: str) -> Handler:
+    """A host's command on a table: refused here unless a host, then run where the table is."""
+
+    async def handler(request: Request) -> Response:
+        await _host(request)  # refused here already (the owner checks again)
+        data = await body_of(request)
+        return JSONResponse(await on_table(request, name, await require_player(request), data))
+
+    handler.__name__ = route
+    return api(handler)
+
+
+kick, close_table = _on_table("host_kick", "kick"), _on_table("host_close", "close_table")
 
 
 @api

@@ -1001,6 +1001,7 @@ class Room:
         table = self.tables.pop(table_id, None)
         if table is not None:
             table.close()
+            self.cluster.changed(table)  # the other workers no longer find it here
 
     async def restore(self, rows: list[TableRow]) -> None:
         """Rebuild every unfinished table by replaying its record; re-arm deadlines, bots and grace timers.
