@@ -414,3 +414,19 @@ def test_rate_limits_count_across_workers(cluster: Any) -> None:
         r = p.post(w, "/api/tables", {"game": "shuiyu"})
         assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
         assert int(r.headers["Retry-After"]) >= 1
+
+
+def test_failed_logins_count_across_workers(cluster: Any) -> None:
+    """A password guessed at over two workers is throttled as if at one (Settings.login_failures_per_user)."""
+    a, b = cluster(2)
+    p = Client(cluster, a, "壬")
+    assert p.post(a, "/api/accounts", {"username": "ren", "password": "correct horse"}).status_code == 201
+    per_user = 10
+    for i in range(per_user):
+        r = (a if i % 2 else b).http.post("/api/login", json={"username": "ren", "password": f"guess {i}"})
+        assert r.status_code == 401, r.text
+    for w in (a, b):  # each worker saw only half of them, and still refuses: even the right password
+        r = w.http.post("/api/login", json={"username": "REN", "password": "correct horse"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_attempts", r.text
+        assert int(r.headers["Retry-After"]) >= 1
+

@@ -617,7 +617,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         app.state.sessions = store = SessionStore(db, settings)
         if isinstance(cluster, RedisCluster):  # a logout or ban at one worker holds at every worker at once
             store.announce, cluster.on_news = cluster.announce, store.heard
-        app.state.accounts = accounts = Accounts(db, settings, store, routes_players.forgetter(room))
+        app.state.accounts = accounts = Accounts(db, settings, store, routes_players.forgetter(room),
+                                                 shared=cluster.limit if isinstance(cluster, RedisCluster) else None)
         await accounts.warm_up()
         app.state.room = room
         app.state.rematches = routes_history.Rematches(room)

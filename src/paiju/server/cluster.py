@@ -66,6 +66,10 @@ return 1
 """Take a table whose owner has no lease (or none): one worker wins, and it is listed under it."""
 
 _LIMIT = """
+if ARGV[1] == 'clear' then
+  for _, k in ipairs(KEYS) do redis.call('DEL', k) end
+  return 0
+end
 local now = tonumber(ARGV[2])
 local wait = 0
 if ARGV[1] ~= 'hit' then

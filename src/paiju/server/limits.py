@@ -2,9 +2,9 @@
 
 One :class:`Throttle` serves every limit — failed logins (accounts.py), new sessions and tables, lobby reads
 and websocket messages (app.py) — so there is one rule for how hits are counted and forgotten.  With
-several workers (cluster.py) the room-wide limits — new sessions, new tables, lobby reads — are counted in
-Redis by the same rule (:data:`Shared`), so a client gets no more by spreading its requests over workers;
-a websocket's message limit stays with its connection, which lives at one worker.
+several workers (cluster.py) the room-wide limits — failed logins, new sessions, new tables, lobby reads —
+are counted in Redis by the same rule (:data:`Shared`, :func:`count`), so a client gets no more by spreading
+its requests over workers; a websocket's message limit stays with its connection, which lives at one worker.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ log = logging.getLogger("paiju.server.limits")
 
 Shared = Callable[[str, float, list[tuple[str, int, float]]], Awaitable[float | None]]
 """Counts shared by every worker: ``(mode, now, [(key, limit, window)])`` → seconds to wait or None, where
-mode ``check`` only looks, ``take`` counts one hit in every key if all allow it, ``hit`` counts regardless
-(cluster.RedisCluster.limit)."""
+mode ``check`` only looks, ``take`` counts one hit in every key if all allow it, ``hit`` counts regardless,
+``clear`` forgets the keys' hits (cluster.RedisCluster.limit)."""
 
 
 class Throttled(RoomError):
@@ -84,6 +84,32 @@ class Throttle:
         self._hits.pop(key, None)
 
 
+async def count(shared: Shared | None, clock: Callable[[], float], mode: str, pairs: list[tuple[Throttle, str]]
+                ) -> float | None:
+    """Check, count if allowed, count, or clear (:data:`Shared`'s modes) ``pairs``: the seconds to wait, or None.
+
+    With ``shared`` the counts are the room's; this process's throttles count only while it cannot be reached
+    (the worker then limits on its own, as a single process does)."""
+    if mode == "clear":
+        for throttle, key in pairs:
+            throttle.clear(key)
+    if shared is not None:
+        items = [(f"{t.name}:{key}", t.limit, t.window) for t, key in pairs]
+        try:
+            return await shared(mode, clock(), items)
+        except Exception as e:  # Redis unreachable: this worker's own counts, as with one process
+            log.warning("shared limits unavailable (%s): counting in this worker", str(e).splitlines()[0][:120])
+    if mode in ("check", "take"):
+        for throttle, key in pairs:
+            wait = throttle.retry_after(key)
+            if wait is not None:
+                return wait
+    if mode in ("take", "hit"):
+        for throttle, key in pairs:
+            throttle.hit(key)
+    return None
+
+
 def rate_limited(what: str, zh: str, wait: float) -> Throttled:
     return Throttled(ErrorCode.RATE_LIMITED, f"too many {what}: wait {max(1, int(wait + 0.999))} s and try again",
                      wait, zh=f"{zh}太频繁：请 {max(1, int(wait + 0.999))} 秒后再试")
@@ -108,24 +134,9 @@ class Limits:
 
     async def _count(self, mode: str, what: str, zh: str, pairs: list[tuple[Throttle, str]]) -> None:
         """Check (``check``), count if allowed (``take``) or count (``hit``) ``pairs``; a refusal costs nothing."""
-        if self.shared is not None:
-            items = [(f"{t.name}:{key}", t.limit, t.window) for t, key in pairs]
-            try:
-                wait = await self.shared(mode, self.clock(), items)
-            except Exception as e:  # Redis unreachable: this worker's own counts, as with one process
-                log.warning("shared limits unavailable (%s): counting in this worker", str(e).splitlines()[0][:120])
-            else:
-                if wait is not None:
-                    raise rate_limited(what, zh, wait)
-                return
-        if mode != "hit":
-            for throttle, key in pairs:
-                wait = throttle.retry_after(key)
-                if wait is not None:
-                    raise rate_limited(what, zh, wait)
-        if mode != "check":
-            for throttle, key in pairs:
-                throttle.hit(key)
+        wait = await count(self.shared, self.clock, mode, pairs)
+        if wait is not None:
+            raise rate_limited(what, zh, wait)
 
     async def new_session(self, address: str) -> None:
         await self._count("take", "new sessions", "新建会话", [(self.sessions, "a:" + address)])
