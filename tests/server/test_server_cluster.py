@@ -430,3 +430,36 @@ def test_failed_logins_count_across_workers(cluster: Any) -> None:
         assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_attempts", r.text
         assert int(r.headers["Retry-After"]) >= 1
 
+
+def _opened(sock: Socket) -> bool:
+    """Whether the room took the socket (a snapshot), or refused it as too many from the address."""
+    first = sock.recv()
+    if first["type"] == "snapshot":
+        return True
+    assert first["type"] == "error" and first["code"] == "too_many_connections", first
+    with pytest.raises(ConnectionClosed) as closed:
+        sock.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429  # app.CLOSE_RATE_LIMITED
+    return False
+
+
+def test_connections_per_address_count_across_workers(cluster: Any) -> None:
+    """The open websockets of one address are the room's: refused at any worker past the limit, freed when they
+    close, and a killed worker's stop counting once its lease is gone."""
+    a, b = cluster(2, None, "--address-limit-factor", "1", "--connections-per-address", "3")
+    p = Client(cluster, a, "癸")
+    at_a = p.ok(a, "/api/tables", {"game": "shuiyu"})["id"]
+    at_b = p.ok(b, "/api/tables", {"game": "shuiyu"})["id"]
+    first = p.socket(a, at_a)
+    assert _opened(first)
+    assert _opened(p.socket(a, at_a))
+    assert _opened(p.socket(b, at_b))
+    assert not _opened(p.socket(b, at_b))  # b holds one: the other two are a's
+    first.ws.close()
+    wait_for(lambda: _opened(p.socket(b, at_b)), 5)  # a's closed socket frees its place at b
+    assert not _opened(p.socket(a, at_a))
+    a.stop(signal.SIGKILL)  # one socket of the address dies with it
+    wait_for(lambda: b.health()["tables"] == 2, 15)  # a's lease is gone (b took its table)
+    assert _opened(p.socket(b, at_b))  # b's two and this one: a's count went with its lease
+    assert not _opened(p.socket(b, at_b))
+

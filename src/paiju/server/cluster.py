@@ -11,6 +11,8 @@ holds who owns what, and carries messages between workers:
   whose owner has no lease is taken over (a Lua script, so one worker wins), then fenced in PostgreSQL: the
   new owner bumps ``card_tables.owner_epoch`` and every write of the old one fails (storage.take_over, the
   trigger of migration 0005).
+- ``{p}:sock:{address}``: each worker's open websockets of that address (limits.Sockets), so the limit is
+  the room's; ``{p}:socks:{worker}`` lists where a worker has a count, dropped when it is gone.
 - ``{p}:inbox:{worker}``: each worker's pub/sub channel.  A client's websocket at a worker that does not own
   the table is relayed: the worker forwards the client's messages to the owner, and the owner treats the
   client as one more connection (a :class:`RemoteConn`), rendering its own view as for a local client and
@@ -93,6 +95,39 @@ end
 return 0
 """
 """limits.Shared in one step for every key: the milliseconds to wait (the hit is then not counted), or 0."""
+
+_SOCKETS = """
+local others = 0
+local parts = redis.call('HGETALL', KEYS[1])
+for i = 1, #parts, 2 do
+  local w = parts[i]
+  if w ~= ARGV[1] then
+    if redis.call('EXISTS', ARGV[2] .. 'hb:' .. w) == 1 then
+      others = others + tonumber(parts[i + 1])
+    else
+      redis.call('HDEL', KEYS[1], w)
+    end
+  end
+end
+local mine = tonumber(ARGV[3])
+local ok = 1
+if ARGV[4] ~= '' and others + mine > tonumber(ARGV[4]) then
+  ok = 0
+  mine = mine - 1
+end
+if mine > 0 then
+  redis.call('HSET', KEYS[1], ARGV[1], mine)
+  redis.call('SADD', KEYS[2], KEYS[1])
+else
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  if redis.call('HLEN', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], KEYS[1]) end
+end
+return ok
+"""
+"""Open websockets of one address: each worker's own count is a field (``{p}:sock:{address}``, listed in
+``{p}:socks:{worker}``), written whole each time, so a lost write is mended by the next; the fields of
+workers without a lease do not count and are dropped.  With a limit: 1 if ours (with the new one) fits, else
+0 and ours stays as it was."""
 
 
 class RemoteConn(Conn):
@@ -190,6 +225,7 @@ class RedisCluster(Cluster):
         self._tasks: list[asyncio.Task[Any]] = []
         self._claim = self.redis.register_script(_CLAIM)
         self._limit = self.redis.register_script(_LIMIT)
+        self._sockets = self.redis.register_script(_SOCKETS)
         self._hits = 0
         self.relayed_frames = 0
         self.on_news: Callable[[str], None] = lambda _news: None
@@ -204,6 +240,25 @@ class RedisCluster(Cluster):
             args += [limit, int(window * 1000)]
         wait_ms = int(await self._limit(keys=keys, args=args))
         return wait_ms / 1000 if wait_ms > 0 else None
+
+    async def open_socket(self, address: str, mine: int, limit: int) -> bool:
+        """limits.SharedSockets: whether one more websocket of ``address`` fits the room's limit (ours counted
+        as ``mine``, the new one included)."""
+        return bool(await self._sockets(keys=[self._key("sock", address), self._key("socks", self.worker_id)],
+                                        args=[self.worker_id, self.p, mine, limit]))
+
+    async def closed_socket(self, address: str, mine: int) -> None:
+        await self._sockets(keys=[self._key("sock", address), self._key("socks", self.worker_id)],
+                            args=[self.worker_id, self.p, mine, ""])
+
+    async def _forget_sockets(self, worker: str) -> None:
+        """A gone worker's open websockets count no more (its parts of every address's count go)."""
+        keys = [_text(k) for k in await self.redis.smembers(self._key("socks", worker))]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for k in keys:
+                pipe.hdel(k, worker)
+            pipe.delete(self._key("socks", worker))
+            await pipe.execute()
 
     def announce(self, news: str) -> None:
         """Tell every worker (ourselves included: harmless) of a session revocation."""
@@ -371,6 +426,7 @@ class RedisCluster(Cluster):
         for tid in tids:
             await self.claim(tid)
         if not await self.redis.scard(self._key("tables", worker)):
+            await self._forget_sockets(worker)
             await self.redis.srem(self._key("workers"), worker)
 
     # ---- owning tables --------------------------------------------------------------------------------
