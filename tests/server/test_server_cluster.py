@@ -463,3 +463,22 @@ def test_connections_per_address_count_across_workers(cluster: Any) -> None:
     assert _opened(p.socket(b, at_b))  # b's two and this one: a's count went with its lease
     assert not _opened(p.socket(b, at_b))
 
+
+def test_a_dead_workers_tables_are_shared_by_the_survivors(cluster: Any) -> None:
+    """Three workers, one killed with twelve tables: each survivor takes its share (ceil(12 / 2) while a
+    grace runs, started by the first to notice and told to the other at once), all within 10 s."""
+    a, b, c = cluster(3)
+    tables = []
+    for name in ("子", "丑"):  # two players: tables_per_minute_per_session is 10
+        p = Client(cluster, a, name)
+        tables += [p.ok(a, "/api/tables", {"game": "shuiyu"})["id"] for _ in range(6)]
+    assert (a.health()["tables"], b.health()["tables"], c.health()["tables"]) == (12, 0, 0)
+    a.stop(signal.SIGKILL)
+    killed = time.monotonic()
+    wait_for(lambda: b.health()["tables"] + c.health()["tables"] == 12, 15)
+    assert time.monotonic() - killed < 10
+    took = (b.health()["tables"], c.health()["tables"])
+    assert min(took) >= 1, took  # without the split the first to notice takes all twelve
+    assert max(took) <= 6, took  # and neither takes more than its share, the other being alive
+    # every table is listed by its new owner (within 50 ms: a may have died before listing its last one)
+    wait_for(lambda: {t["id"] for t in b.http.get("/api/tables").json()["tables"]} == set(tables), 5)
