@@ -504,3 +504,71 @@ def test_two_players_quick_matching_at_two_workers_meet(cluster: Any) -> None:
     again = wait_for(lambda: (r := s.post(b, "/api/quick", {"game": "huashui"})).status_code == 200 and r.json(), 15)
     assert again["id"] == mine["id"] and again["seats"][0]["player"]["id"] == s.id and again["quick_deadline"]
     wait_for(lambda: b.http.get(f"/api/tables/{mine['id']}").json()["status"] == "playing", 10)  # bots, at b now
+
+
+def test_failed_logins_count_across_workers(cluster: Any) -> None:
+    """A password guessed at over two workers is throttled as if at one (Settings.login_failures_per_user)."""
+    a, b = cluster(2)
+    p = Client(cluster, a, "壬")
+    assert p.post(a, "/api/accounts", {"username": "ren", "password": "correct horse"}).status_code == 201
+    per_user = 10
+    for i in range(per_user):
+        r = (a if i % 2 else b).http.post("/api/login", json={"username": "ren", "password": f"guess {i}"})
+        assert r.status_code == 401, r.text
+    for w in (a, b):  # each worker saw only half of them, and still refuses: even the right password
+        r = w.http.post("/api/login", json={"username": "REN", "password": "correct horse"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_attempts", r.text
+        assert int(r.headers["Retry-After"]) >= 1
+
+
+def _opened(sock: Socket) -> bool:
+    """Whether the room took the socket (a snapshot), or refused it as too many from the address."""
+    first = sock.recv()
+    if first["type"] == "snapshot":
+        return True
+    assert first["type"] == "error" and first["code"] == "too_many_connections", first
+    with pytest.raises(ConnectionClosed) as closed:
+        sock.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429  # app.CLOSE_RATE_LIMITED
+    return False
+
+
+def test_connections_per_address_count_across_workers(cluster: Any) -> None:
+    """The open websockets of one address are the room's: refused at any worker past the limit, freed when they
+    close, and a killed worker's stop counting once its lease is gone."""
+    a, b = cluster(2, None, "--address-limit-factor", "1", "--connections-per-address", "3")
+    p = Client(cluster, a, "癸")
+    at_a = p.ok(a, "/api/tables", {"game": "shuiyu"})["id"]
+    at_b = p.ok(b, "/api/tables", {"game": "shuiyu"})["id"]
+    first = p.socket(a, at_a)
+    assert _opened(first)
+    assert _opened(p.socket(a, at_a))
+    assert _opened(p.socket(b, at_b))
+    assert not _opened(p.socket(b, at_b))  # b holds one: the other two are a's
+    first.ws.close()
+    wait_for(lambda: _opened(p.socket(b, at_b)), 5)  # a's closed socket frees its place at b
+    assert not _opened(p.socket(a, at_a))
+    a.stop(signal.SIGKILL)  # one socket of the address dies with it
+    wait_for(lambda: b.health()["tables"] == 2, 15)  # a's lease is gone (b took its table)
+    assert _opened(p.socket(b, at_b))  # b's two and this one: a's count went with its lease
+    assert not _opened(p.socket(b, at_b))
+
+
+def test_a_dead_workers_tables_are_shared_by_the_survivors(cluster: Any) -> None:
+    """Three workers, one killed with twelve tables: each survivor takes its share (ceil(12 / 2) while a
+    grace runs, started by the first to notice and told to the other at once), all within 10 s."""
+    a, b, c = cluster(3)
+    tables = []
+    for name in ("子", "丑"):  # two players: tables_per_minute_per_session is 10
+        p = Client(cluster, a, name)
+        tables += [p.ok(a, "/api/tables", {"game": "shuiyu"})["id"] for _ in range(6)]
+    assert (a.health()["tables"], b.health()["tables"], c.health()["tables"]) == (12, 0, 0)
+    a.stop(signal.SIGKILL)
+    killed = time.monotonic()
+    wait_for(lambda: b.health()["tables"] + c.health()["tables"] == 12, 15)
+    assert time.monotonic() - killed < 10
+    took = (b.health()["tables"], c.health()["tables"])
+    assert min(took) >= 1, took  # without the split the first to notice takes all twelve
+    assert max(took) <= 6, took  # and neither takes more than its share, the other being alive
+    # every table is listed by its new owner (within 50 ms: a may have died before listing its last one)
+    wait_for(lambda: {t["id"] for t in b.http.get("/api/tables").json()["tables"]} == set(tables), 5)

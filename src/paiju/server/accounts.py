@@ -26,7 +26,7 @@ from sqlalchemy import Column, Connection, Float, ForeignKey, Index, String, Tab
 
 from .auth import Player, Sessions, clean_nickname
 from .errors import ErrorCode, RoomError
-from .limits import Throttle, Throttled
+from .limits import Shared, Throttle, Throttled, count
 from .settings import Settings
 from .storage import Database, metadata, players
 
@@ -201,7 +201,7 @@ class Accounts:
     """Registration, login, password change and deletion; hashing runs on a worker thread."""
 
     def __init__(self, db: Database, settings: Settings, store: SessionStore,
-                 forget_player: Callable[[str], None]) -> None:
+                 forget_player: Callable[[str], None], shared: Shared | None = None) -> None:
         self.db = db
         self.settings = settings
         self.store = store
@@ -209,8 +209,13 @@ class Accounts:
         self.hasher = PasswordHasher(time_cost=settings.argon2_time_cost, memory_cost=settings.argon2_memory_kib)
         self._dummy: str | None = None
         clock = settings.clock
-        self.by_user = Throttle(settings.login_failures_per_user, settings.login_window_seconds, clock)
-        self.by_address = Throttle(settings.login_failures_per_address, settings.login_window_seconds, clock)
+        self.clock = clock
+        self.by_user = Throttle(settings.login_failures_per_user, settings.login_window_seconds, clock, "logins")
+        self.by_address = Throttle(settings.login_failures_per_address, settings.login_window_seconds, clock,
+                                   "logins")
+        self.shared = shared
+        """The room's counts (several workers: cluster.RedisCluster.limit), so failures spread over workers add
+        up; the throttles above count only while it cannot be reached."""
 
     # ---- checks --------------------------------------------------------------------------------------
     @staticmethod
@@ -310,11 +315,11 @@ class Accounts:
             raise RoomError(ErrorCode.BAD_LOGIN, "wrong username or password", 401, zh="用户名或密码不对")
         user_key = "u:" + username.lower()
         addr_key = "a:" + address
-        for throttle, key in ((self.by_user, user_key), (self.by_address, addr_key)):
-            wait = throttle.retry_after(key)
-            if wait is not None:
-                raise Throttled(ErrorCode.TOO_MANY_ATTEMPTS, "too many failed logins: wait and try again", wait,
-                                zh="登录失败太多次：请稍后再试")
+        pairs = [(self.by_user, user_key), (self.by_address, addr_key)]
+        wait = await count(self.shared, self.clock, "check", pairs)
+        if wait is not None:
+            raise Throttled(ErrorCode.TOO_MANY_ATTEMPTS, "too many failed logins: wait and try again", wait,
+                            zh="登录失败太多次：请稍后再试")
 
         def job(c: Connection) -> tuple[str, str, str] | None:
             r = c.execute(select(accounts.c.player_id, accounts.c.password_hash, players.c.nickname)
@@ -325,10 +330,9 @@ class Accounts:
         found = await self.db.run(job)
         ok = await asyncio.to_thread(self._verify, found[1] if found else None, password)
         if not ok or found is None:
-            self.by_user.hit(user_key)
-            self.by_address.hit(addr_key)
+            await count(self.shared, self.clock, "hit", pairs)
             raise RoomError(ErrorCode.BAD_LOGIN, "wrong username or password", 401, zh="用户名或密码不对")
-        self.by_user.clear(user_key)
+        await count(self.shared, self.clock, "clear", [(self.by_user, user_key)])
         pid, stored, nickname = found
         if self.hasher.check_needs_rehash(stored):  # stronger parameters since: upgrade the stored hash
             fresh = await self._hash(password)

@@ -52,7 +52,7 @@ from .handlers import (
     sessions_of,
     settings_of,
 )
-from .limits import Limits, Throttle, TooDeep, loads_limited
+from .limits import Limits, Sockets, Throttle, TooDeep, loads_limited
 from .moderation import Moderation
 from .quick import QuickMatch
 from .settings import Settings
@@ -403,25 +403,20 @@ async def table_socket(ws: WebSocket) -> None:
         return
     settings = settings_of(ws)
     address = address_of(ws)
-    open_sockets: dict[str, int] = ws.app.state.sockets_per_address
-    if open_sockets.get(address, 0) >= settings.per_address(settings.connections_per_address):
-        await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address",
-                                           429, zh="来自你的地址的连接太多"), CLOSE_RATE_LIMITED)
-        return
     if table is not None and table.seat_of(player) is None and table.spectators() >= settings.watchers_per_table:
         await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_WATCHERS, "this table has as many spectators as it "
                                            "takes", 429, zh="这张桌的旁观人数已满"), CLOSE_RATE_LIMITED)
         return
-    open_sockets[address] = open_sockets.get(address, 0) + 1
+    sockets: Sockets = ws.app.state.sockets
+    if not await sockets.take(address):  # counted last: a socket refused for another reason costs nothing
+        await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address",
+                                           429, zh="来自你的地址的连接太多"), CLOSE_RATE_LIMITED)
+        return
     try:
         await _serve_socket(ws, table, player, settings, address,
                             None if owner is None or table is not None else (owner, tid))
     finally:
-        left = open_sockets.get(address, 1) - 1
-        if left > 0:
-            open_sockets[address] = left
-        else:
-            open_sockets.pop(address, None)
+        await sockets.give_back(address)
 
 
 async def _serve_socket(ws: WebSocket, table: CardTable | None, player: Player | None, settings: Settings,
@@ -612,7 +607,9 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
             reads_per_session=settings.lobby_reads_per_minute_per_session,
             reads_per_address=settings.per_address(settings.lobby_reads_per_minute_per_address),
             shared=cluster.limit if isinstance(cluster, RedisCluster) else None)
-        app.state.sockets_per_address = {}
+        app.state.sockets = sockets = Sockets(settings.per_address(settings.connections_per_address),
+                                              cluster if isinstance(cluster, RedisCluster) else None)
+        app.state.sockets_per_address = sockets.open
         app.state.ws_by_address = Throttle(
             settings.per_address(settings.ws_messages_per_second_per_address * 2.0), 2.0, settings.clock)
         app.state.sessions = store = SessionStore(db, settings)
@@ -624,7 +621,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
                 routes_host.heard(room, news)
 
             store.announce, cluster.on_news = cluster.announce, heard
-        app.state.accounts = accounts = Accounts(db, settings, store, routes_players.forgetter(room))
+        app.state.accounts = accounts = Accounts(db, settings, store, routes_players.forgetter(room),
+                                                 shared=cluster.limit if isinstance(cluster, RedisCluster) else None)
         await accounts.warm_up()
         app.state.room = room
         app.state.rematches = routes_history.Rematches(room)

@@ -10,7 +10,10 @@ holds who owns what, and carries messages between workers:
 - ``{p}:own:{table}`` names the table's owner and ``{p}:tables:{worker}`` lists a worker's tables.  A table
   whose owner has no lease is taken over (a Lua script, so one worker wins), then fenced in PostgreSQL: the
   new owner bumps ``card_tables.owner_epoch`` and every write of the old one fails (storage.take_over, the
-  trigger of migration 0005).
+  trigger of migration 0005).  A dead worker's tables are shared by the live ones (_SHARE: each its share
+  during a grace, ``{p}:split:{dead}`` and ``{p}:grace:{dead}``, then anyone the rest).
+- ``{p}:sock:{address}``: each worker's open websockets of that address (limits.Sockets), so the limit is
+  the room's; ``{p}:socks:{worker}`` lists where a worker has a count, dropped when it is gone.
 - ``{p}:inbox:{worker}``: each worker's pub/sub channel.  A client's websocket at a worker that does not own
   the table is relayed: the worker forwards the client's messages to the owner, and the owner treats the
   client as one more connection (a :class:`RemoteConn`), rendering its own view as for a local client and
@@ -66,6 +69,10 @@ return 1
 """Take a table whose owner has no lease (or none): one worker wins, and it is listed under it."""
 
 _LIMIT = """
+if ARGV[1] == 'clear' then
+  for _, k in ipairs(KEYS) do redis.call('DEL', k) end
+  return 0
+end
 local now = tonumber(ARGV[2])
 local wait = 0
 if ARGV[1] ~= 'hit' then
@@ -89,6 +96,81 @@ end
 return 0
 """
 """limits.Shared in one step for every key: the milliseconds to wait (the hit is then not counted), or 0."""
+
+_SOCKETS = """
+local others = 0
+local parts = redis.call('HGETALL', KEYS[1])
+for i = 1, #parts, 2 do
+  local w = parts[i]
+  if w ~= ARGV[1] then
+    if redis.call('EXISTS', ARGV[2] .. 'hb:' .. w) == 1 then
+      others = others + tonumber(parts[i + 1])
+    else
+      redis.call('HDEL', KEYS[1], w)
+    end
+  end
+end
+local mine = tonumber(ARGV[3])
+local ok = 1
+if ARGV[4] ~= '' and others + mine > tonumber(ARGV[4]) then
+  ok = 0
+  mine = mine - 1
+end
+if mine > 0 then
+  redis.call('HSET', KEYS[1], ARGV[1], mine)
+  redis.call('SADD', KEYS[2], KEYS[1])
+else
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  if redis.call('HLEN', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], KEYS[1]) end
+end
+return ok
+"""
+"""Open websockets of one address: each worker's own count is a field (``{p}:sock:{address}``, listed in
+``{p}:socks:{worker}``), written whole each time, so a lost write is mended by the next; the fields of
+workers without a lease do not count and are dropped.  With a limit: 1 if ours (with the new one) fits, else
+0 and ours stays as it was."""
+
+_SHARE = """
+if redis.call('EXISTS', ARGV[2] .. 'hb:' .. ARGV[3]) == 1 then return {0, 0} end
+local left = redis.call('SCARD', KEYS[1])
+if left == 0 then
+  redis.call('DEL', KEYS[2], KEYS[3])
+  return {0, 0}
+end
+local first = 0
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  first = 1
+  redis.call('HSET', KEYS[2], '#n', left)
+  redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[6]))
+  redis.call('SET', KEYS[3], 1, 'PX', tonumber(ARGV[5]))
+end
+local quota = left
+local grace = redis.call('PTTL', KEYS[3])
+if grace > 0 then
+  local n = tonumber(redis.call('HGET', KEYS[2], '#n'))
+  local taken = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+  quota = math.min(left, math.ceil(n / tonumber(ARGV[4])) - taken)
+else
+  grace = 0
+end
+local won = {first, grace}
+if quota <= 0 then return won end
+for _, tid in ipairs(redis.call('SPOP', KEYS[1], quota)) do
+  local own = ARGV[2] .. 'own:' .. tid
+  local cur = redis.call('GET', own)
+  if not cur or cur == ARGV[3] or cur == ARGV[1] or redis.call('EXISTS', ARGV[2] .. 'hb:' .. cur) == 0 then
+    redis.call('SET', own, ARGV[1])
+    redis.call('SADD', ARGV[2] .. 'tables:' .. ARGV[1], tid)
+    table.insert(won, tid)
+  end
+end
+redis.call('HINCRBY', KEYS[2], ARGV[1], #won - 2)
+return won
+"""
+"""A dead worker's tables shared by the live ones: while the grace (``{p}:grace:{dead}``, started by the first
+to notice) runs, each takes at most ceil(its tables / live workers); after it, anyone takes what is left.
+Taken here, as _CLAIM does (owner and list), so no table is given twice: {first to notice, grace left (ms),
+the tables now ours...}."""
 
 
 _UNLOCK = """
@@ -194,6 +276,11 @@ class RedisCluster(Cluster):
         self._claim = self.redis.register_script(_CLAIM)
         self._limit = self.redis.register_script(_LIMIT)
         self._unlock = self.redis.register_script(_UNLOCK)
+        self._sockets = self.redis.register_script(_SOCKETS)
+        self._share = self.redis.register_script(_SHARE)
+        self._going: set[str] = set()
+        self._rechecks: dict[str, asyncio.TimerHandle] = {}
+        self._background: set[asyncio.Task[Any]] = set()
         self._hits = 0
         self.relayed_frames = 0
         self.on_news: Callable[[str], None] = lambda _news: None
@@ -208,6 +295,30 @@ class RedisCluster(Cluster):
             args += [limit, int(window * 1000)]
         wait_ms = int(await self._limit(keys=keys, args=args))
         return wait_ms / 1000 if wait_ms > 0 else None
+
+    async def open_socket(self, address: str, mine: int, limit: int) -> bool:
+        """limits.SharedSockets: whether one more websocket of ``address`` fits the room's limit (ours counted
+        as ``mine``, the new one included)."""
+        return bool(await self._sockets(keys=[self._key("sock", address), self._key("socks", self.worker_id)],
+                                        args=[self.worker_id, self.p, mine, limit]))
+
+    async def closed_socket(self, address: str, mine: int) -> None:
+        await self._sockets(keys=[self._key("sock", address), self._key("socks", self.worker_id)],
+                            args=[self.worker_id, self.p, mine, ""])
+
+    async def _forget_sockets(self, worker: str) -> None:
+        """A gone worker's open websockets count no more (its parts of every address's count go)."""
+        keys = [_text(k) for k in await self.redis.smembers(self._key("socks", worker))]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for k in keys:
+                pipe.hdel(k, worker)
+            pipe.delete(self._key("socks", worker))
+            await pipe.execute()
+
+    def _spawn(self, job: Any) -> None:
+        task = asyncio.get_running_loop().create_task(job)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def announce(self, news: str) -> None:
         """Tell every worker (ourselves included: harmless) of a session revocation."""
@@ -245,10 +356,13 @@ class RedisCluster(Cluster):
         self.stopping = True
         for r in list(self.relays.values()):
             r.moved()
-        for task in self._tasks:
+        for timer in self._rechecks.values():
+            timer.cancel()
+        tasks = [*self._tasks, *self._background]
+        for task in tasks:
             task.cancel()
         # not awaited to the end: a redis-py call cancelled mid-way can wait on its connection for ever
-        await asyncio.wait(self._tasks, timeout=1.0)
+        await asyncio.wait(tasks, timeout=1.0)
 
     async def release(self) -> None:
         """After the last write has committed (the lifespan stops the database first): the lease goes, and the
@@ -352,13 +466,32 @@ class RedisCluster(Cluster):
             for w in others:
                 pipe.exists(self._key("hb", w))
             alive = await pipe.execute()
+        live = 1 + sum(1 for up in alive if up)
         for w, up in zip(others, alive, strict=True):
-            if not up:
-                await self._gone(w)
+            if not up and w not in self._going:
+                self._spawn(self._gone(w, live))  # not here: replaying tables must not hold up the lease
 
-    async def _gone(self, worker: str) -> None:
-        """A worker's lease has run out: its relayed clients connect again, and its tables are ours if we
-        are first."""
+    async def _live(self) -> int:
+        """How many workers hold a lease (ourselves included): a dead worker's tables are split between them."""
+        workers = [_text(w) for w in await self.redis.smembers(self._key("workers"))]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for w in workers:
+                pipe.exists(self._key("hb", w))
+            alive = await pipe.execute()
+        return max(1, sum(1 for up in alive if up))
+
+    async def _gone(self, worker: str, live: int | None = None) -> None:
+        """A worker's lease has run out: its relayed clients connect again, and we take our share of its
+        tables (_SHARE), all that is left once the grace is over."""
+        if worker in self._going:
+            return
+        self._going.add(worker)
+        try:
+            await self._gone_now(worker, live)
+        finally:
+            self._going.discard(worker)
+
+    async def _gone_now(self, worker: str, live: int | None) -> None:
         for r in [r for r in self.relays.values() if r.owner == worker]:
             r.moved()
         room = self.room
@@ -371,11 +504,41 @@ class RedisCluster(Cluster):
                 rc.wake.set()
                 with contextlib.suppress(Exception):
                     await table.detach(rc)
-        tids = [_text(t) for t in await self.redis.smembers(self._key("tables", worker))]
-        for tid in tids:
-            await self.claim(tid)
+        if self.healthy:
+            got = await self._share(
+                keys=[self._key("tables", worker), self._key("split", worker), self._key("grace", worker)],
+                args=[self.worker_id, self.p, worker, live or await self._live(), int(self.lease * 500),
+                      int(max(60.0, self.lease * 20) * 1000)])
+            first, grace = int(got[0]), int(got[1])
+            tids = [tid for tid in map(_text, got[2:]) if tid not in self._claiming and tid not in room.tables]
+            self._claiming.update(tids)
+            if first:  # the others hear it now, not at their next scan, and take their shares within the grace
+                await self.redis.publish(self._key("news"), b"G" + worker.encode())
+            if grace > 0 and worker not in self._rechecks:  # then whatever a live worker left is taken
+                self._rechecks[worker] = asyncio.get_running_loop().call_later(
+                    grace / 1000 + 0.05, self._recheck, worker)
+            if tids:
+                log.info("worker %s: taking %d of gone worker %s's tables", self.worker_id, len(tids), worker)
+            for tid in tids:
+                try:
+                    await self._replay(tid)
+                except Exception:
+                    log.exception("worker %s: cannot take table %s over; handing it back", self.worker_id, tid)
+                    async with self.redis.pipeline(transaction=False) as pipe:  # whoever scans next tries again
+                        pipe.set(self._key("own", tid), worker)
+                        pipe.srem(self._key("tables", self.worker_id), tid)
+                        pipe.sadd(self._key("tables", worker), tid)
+                        await pipe.execute()
+                finally:
+                    self._claiming.discard(tid)
         if not await self.redis.scard(self._key("tables", worker)):
+            await self._forget_sockets(worker)
             await self.redis.srem(self._key("workers"), worker)
+
+    def _recheck(self, worker: str) -> None:
+        self._rechecks.pop(worker, None)
+        if not self.stopping:
+            self._spawn(self._gone(worker))
 
     # ---- owning tables --------------------------------------------------------------------------------
     async def adopted(self, table: CardTable) -> None:
@@ -406,21 +569,25 @@ class RedisCluster(Cluster):
         try:
             won = await self._claim(keys=[self._key("own", table_id), self._key("tables", self.worker_id)],
                                     args=[self.worker_id, self.p, table_id])
-            if not won:
-                return False
-            row = await room.db.run(lambda c: st.take_over(c, table_id))
-            if row is None:  # finished meanwhile: nothing to own
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    pipe.delete(self._key("own", table_id))
-                    pipe.srem(self._key("tables", self.worker_id), table_id)
-                    await pipe.execute()
-                return False
-            await room.restore([row])
-            log.info("worker %s: took table %s over (epoch %s, %d moves)", self.worker_id, table_id,
-                     row.owner_epoch, len(row.actions))
-            return table_id in room.tables
+            return bool(won) and await self._replay(table_id)
         finally:
             self._claiming.discard(table_id)
+
+    async def _replay(self, table_id: str) -> bool:
+        """The table is ours in Redis now: fence its old owner out in PostgreSQL and rebuild it from its record."""
+        room = self.room
+        assert room is not None
+        row = await room.db.run(lambda c: st.take_over(c, table_id))
+        if row is None:  # finished meanwhile: nothing to own
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.delete(self._key("own", table_id))
+                pipe.srem(self._key("tables", self.worker_id), table_id)
+                await pipe.execute()
+            return False
+        await room.restore([row])
+        log.info("worker %s: took table %s over (epoch %s, %d moves)", self.worker_id, table_id,
+                 row.owner_epoch, len(row.actions))
+        return table_id in room.tables
 
     async def claim_orphans(self) -> None:
         """Every unfinished table no live worker owns (a worker's first start, Redis restarted, ours back)."""
@@ -519,7 +686,7 @@ class RedisCluster(Cluster):
         if op == b"G":  # a worker stopped and gave its lease up: take over now
             worker = data[1:].decode()
             if worker != self.worker_id:
-                await self._gone(worker)
+                self._spawn(self._gone(worker))  # not here: the other frames must not wait on the replays
             return
         if op == b"V":  # sessions revoked at another worker (accounts.SessionStore.announce)
             self.on_news(data[1:].decode())

@@ -2,9 +2,10 @@
 
 One :class:`Throttle` serves every limit — failed logins (accounts.py), new sessions and tables, lobby reads
 and websocket messages (app.py) — so there is one rule for how hits are counted and forgotten.  With
-several workers (cluster.py) the room-wide limits — new sessions, new tables, lobby reads — are counted in
-Redis by the same rule (:data:`Shared`), so a client gets no more by spreading its requests over workers;
-a websocket's message limit stays with its connection, which lives at one worker.
+several workers (cluster.py) the room-wide limits — failed logins, new sessions, new tables, lobby reads — are
+counted in Redis by the same rule (:data:`Shared`, :func:`count`), and so are the open websockets per address
+(:class:`Sockets`), so a client gets no more by spreading its requests over workers; a websocket's message
+limit stays with its connection, which lives at one worker.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection
+from typing import Protocol
 
 from starlette.requests import HTTPConnection
 
@@ -23,8 +25,8 @@ log = logging.getLogger("paiju.server.limits")
 
 Shared = Callable[[str, float, list[tuple[str, int, float]]], Awaitable[float | None]]
 """Counts shared by every worker: ``(mode, now, [(key, limit, window)])`` → seconds to wait or None, where
-mode ``check`` only looks, ``take`` counts one hit in every key if all allow it, ``hit`` counts regardless
-(cluster.RedisCluster.limit)."""
+mode ``check`` only looks, ``take`` counts one hit in every key if all allow it, ``hit`` counts regardless,
+``clear`` forgets the keys' hits (cluster.RedisCluster.limit)."""
 
 
 class Throttled(RoomError):
@@ -84,6 +86,32 @@ class Throttle:
         self._hits.pop(key, None)
 
 
+async def count(shared: Shared | None, clock: Callable[[], float], mode: str, pairs: list[tuple[Throttle, str]]
+                ) -> float | None:
+    """Check, count if allowed, count, or clear (:data:`Shared`'s modes) ``pairs``: the seconds to wait, or None.
+
+    With ``shared`` the counts are the room's; this process's throttles count only while it cannot be reached
+    (the worker then limits on its own, as a single process does)."""
+    if mode == "clear":
+        for throttle, key in pairs:
+            throttle.clear(key)
+    if shared is not None:
+        items = [(f"{t.name}:{key}", t.limit, t.window) for t, key in pairs]
+        try:
+            return await shared(mode, clock(), items)
+        except Exception as e:  # Redis unreachable: this worker's own counts, as with one process
+            log.warning("shared limits unavailable (%s): counting in this worker", str(e).splitlines()[0][:120])
+    if mode in ("check", "take"):
+        for throttle, key in pairs:
+            wait = throttle.retry_after(key)
+            if wait is not None:
+                return wait
+    if mode in ("take", "hit"):
+        for throttle, key in pairs:
+            throttle.hit(key)
+    return None
+
+
 def rate_limited(what: str, zh: str, wait: float) -> Throttled:
     return Throttled(ErrorCode.RATE_LIMITED, f"too many {what}: wait {max(1, int(wait + 0.999))} s and try again",
                      wait, zh=f"{zh}太频繁：请 {max(1, int(wait + 0.999))} 秒后再试")
@@ -108,24 +136,9 @@ class Limits:
 
     async def _count(self, mode: str, what: str, zh: str, pairs: list[tuple[Throttle, str]]) -> None:
         """Check (``check``), count if allowed (``take``) or count (``hit``) ``pairs``; a refusal costs nothing."""
-        if self.shared is not None:
-            items = [(f"{t.name}:{key}", t.limit, t.window) for t, key in pairs]
-            try:
-                wait = await self.shared(mode, self.clock(), items)
-            except Exception as e:  # Redis unreachable: this worker's own counts, as with one process
-                log.warning("shared limits unavailable (%s): counting in this worker", str(e).splitlines()[0][:120])
-            else:
-                if wait is not None:
-                    raise rate_limited(what, zh, wait)
-                return
-        if mode != "hit":
-            for throttle, key in pairs:
-                wait = throttle.retry_after(key)
-                if wait is not None:
-                    raise rate_limited(what, zh, wait)
-        if mode != "check":
-            for throttle, key in pairs:
-                throttle.hit(key)
+        wait = await count(self.shared, self.clock, mode, pairs)
+        if wait is not None:
+            raise rate_limited(what, zh, wait)
 
     async def new_session(self, address: str) -> None:
         await self._count("take", "new sessions", "新建会话", [(self.sessions, "a:" + address)])
@@ -146,6 +159,69 @@ class Limits:
         if player_id is not None:
             pairs.append((self.reads_by_session, "s:" + player_id))
         await self._count("take", "lobby reads", "刷新大厅", pairs)
+
+
+class SharedSockets(Protocol):
+    """The open websockets per address of every worker (cluster.RedisCluster): each worker's own count is one
+    part of the total, so a dead worker's part can be dropped by whoever sees it gone."""
+
+    async def open_socket(self, address: str, mine: int, limit: int) -> bool:
+        """Whether the room has room for one more socket of ``address``, ``mine`` (ours, with it) counted."""
+        ...
+
+    async def closed_socket(self, address: str, mine: int) -> None:
+        """Our open sockets of ``address`` are now ``mine``."""
+        ...
+
+
+class Sockets:
+    """Open websockets per client address: at most ``limit`` in the room, counted in ``shared`` (several
+    workers) or here, and here alone while ``shared`` cannot be reached."""
+
+    def __init__(self, limit: int, shared: SharedSockets | None = None) -> None:
+        self.limit = limit
+        self.shared = shared
+        self.open: dict[str, int] = {}
+        """This worker's open sockets per address (what it tells ``shared``, and the fallback's counts)."""
+        self.unsaid: set[str] = set()
+        """Addresses whose count ``shared`` could not be told: told again at the next socket."""
+
+    async def take(self, address: str) -> bool:
+        """Count one more socket of ``address`` if the limit allows it."""
+        mine = self.open[address] = self.open.get(address, 0) + 1  # held while Redis is asked: two at once count
+        allowed: bool | None = None
+        if self.shared is not None:
+            try:
+                allowed = await self.shared.open_socket(address, mine, self.limit)
+                self.unsaid.discard(address)
+                for other in list(self.unsaid):  # Redis answers again: mend what it missed
+                    await self.shared.closed_socket(other, self.open.get(other, 0))
+                    self.unsaid.discard(other)
+            except Exception as e:
+                log.warning("shared socket counts unavailable (%s): counting in this worker",
+                            str(e).splitlines()[0][:120])
+        if allowed is None:
+            allowed = self.open[address] <= self.limit
+        if not allowed:
+            self._drop(address)
+        return allowed
+
+    def _drop(self, address: str) -> int:
+        left = self.open.get(address, 1) - 1
+        if left > 0:
+            self.open[address] = left
+        else:
+            self.open.pop(address, None)
+        return left
+
+    async def give_back(self, address: str) -> None:
+        left = self._drop(address)
+        if self.shared is not None:
+            try:
+                await self.shared.closed_socket(address, left)
+            except Exception as e:  # told at the next socket here (or dropped with this worker's lease)
+                self.unsaid.add(address)
+                log.warning("shared socket counts unavailable (%s)", str(e).splitlines()[0][:120])
 
 
 def _trusted(host: str, proxies: Collection[str]) -> bool:
