@@ -482,6 +482,7 @@ def test_a_rematch_is_answered_at_a_worker_that_does_not_own_the_table(cluster: 
     told = next((m for m in sock.received if m["type"] == "rematch" and m["next"]), None) \
         or sock.until(lambda m: m["type"] == "rematch" and bool(m["next"]))
     assert told["next"] == answer["next"]
+    assert b.http.get(f"/api/tables/{tid}/rematch").json() == answer  # the state, read at b, kept at a
     r = p.post(b, "/api/tables/nope/rematch", {"confirm": True})
     assert (r.status_code, r.json()["error"]["code"]) == (404, "no_table")
 

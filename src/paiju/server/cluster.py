@@ -261,6 +261,9 @@ class RedisCluster(Cluster):
         self.room: Room | None = None
         self.handle: Handle | None = None
         self.commands: dict[str, Command] = {}
+        self.reads: dict[str, Callable[[Any], dict[str, Any]]] = {}
+        """Reads of a table that need no session (``call(tid, "read:<name>", …)``), as at the owner itself:
+        the rematch's state (routes_history.py)."""
         self.relays: dict[str, Relayed] = {}
         self.remotes: dict[str, tuple[RemoteConn, CardTable]] = {}
         self.calls: dict[str, asyncio.Future[Any]] = {}
@@ -812,6 +815,8 @@ class RedisCluster(Cluster):
             invite = data.get("invite")
             table.check_invite(player, invite if isinstance(invite, str) else None)
             return table.info(for_player=player)
+        if command.startswith("read:"):
+            return self.reads[command[5:]](table)
         if player is None:
             raise RoomError(ErrorCode.NO_SESSION, "pick a nickname first (POST /api/session)", 401,
                             zh="请先取个昵称（POST /api/session）")

@@ -344,8 +344,10 @@ async def post_rematch(request: Request) -> Response:
 
 @api
 async def get_rematch(request: Request) -> Response:
-    table = room_of(request).get(request.path_params["table_id"])
-    return JSONResponse(rematches_of(request).state(table))
+    room, tid = room_of(request), request.path_params["table_id"]
+    if room.cluster.enabled and tid not in room.tables:  # who asked is kept by the finished table's owner
+        return JSONResponse(await room.cluster.call(tid, "read:rematch", None, {}))  # type: ignore[attr-defined]
+    return JSONResponse(rematches_of(request).state(room.get(tid)))
 
 
 # ---- bookings a crash left undone ---------------------------------------------------------------------
