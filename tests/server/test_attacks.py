@@ -276,7 +276,7 @@ def test_connections_per_address_and_watchers_per_table_are_capped(tmp_path: Pat
         msg = fifth.recv()
         assert msg["type"] == "error" and msg["code"] == "too_many_connections"
         fourth.close()
-        wait_for(lambda: sum(s.app.state.sockets_per_address.values()) == 3)
+        wait_for(lambda: sum(s.app.state.sockets.open.values()) == 3)
         again = owner.socket(other)
         assert again.recv()["type"] == "snapshot"  # a closed socket frees its place
 

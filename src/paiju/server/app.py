@@ -607,9 +607,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
             reads_per_session=settings.lobby_reads_per_minute_per_session,
             reads_per_address=settings.per_address(settings.lobby_reads_per_minute_per_address),
             shared=cluster.limit if isinstance(cluster, RedisCluster) else None)
-        app.state.sockets = sockets = Sockets(settings.per_address(settings.connections_per_address),
-                                              cluster if isinstance(cluster, RedisCluster) else None)
-        app.state.sockets_per_address = sockets.open
+        app.state.sockets = Sockets(settings.per_address(settings.connections_per_address),
+                                    cluster if isinstance(cluster, RedisCluster) else None)
         app.state.ws_by_address = Throttle(
             settings.per_address(settings.ws_messages_per_second_per_address * 2.0), 2.0, settings.clock)
         app.state.sessions = store = SessionStore(db, settings)
