@@ -369,6 +369,9 @@ class OddsBot:
       the exact odds of a random hand, weighed by how likely such a call is from a strong or weak hand.
     * Responses: 信/不信 by the posterior that the banker's word is true, given the odds and the model of
       when a banker kills.
+
+    At the page's own table (the rules ``mix.py`` was solved for) calls, answers and responses come from the
+    equilibrium mix instead (``_mix_*``), answering seats read as fixed habits in kind (``_read_last_round``).
     """
 
     # The opponent model, fitted to OddsBot's own self-play (one fictitious-play step; docs/bots/shuiyu.md):
@@ -425,9 +428,11 @@ class OddsBot:
     def _read_last_round(self, view: View) -> None:
         """What the last round showed of the other seats, read once per round from this seat's own view.
 
-        Only play the mix never makes counts (a believed kill of a hand it doubts with, a denied 走水 from a
-        banker hand it allows with), so against the mix's own play, and against any seat playing it, nothing
-        changes: this only answers fixed habits (believing everything, denying everything) in kind."""
+        Two kinds of reading.  The sets (``believers``, ``habit_killers``) take only play the mix never makes
+        (a believed kill of a hand it doubts with, a killed walk it never kills).  ``reads`` weighs every public
+        action of every seat, in every role, as evidence for "hand-blind habits" against "the mix"
+        (:func:`read_round`); it is used when a banker denies this seat's 走水 (``_compare_denied``).  A bot
+        the room keeps for the next match starts that match unread."""
         if view["round"] < self.at_round:      # a new match at the same table: its seats start unread
             self.read_round = 0
             self.reads, self.believers, self.habit_killers = {}, set(), set()
