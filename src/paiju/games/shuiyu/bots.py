@@ -257,10 +257,10 @@ class SeatRead:
         return SeatRead(self.log_lr, {k: dict(v) for k, v in self.counts.items()})
 
 
-def _truths(i_keys: tuple[int, int], known: list[int]) -> dict[str, float]:
-    """P(showdown) of an open hand against a banker hand drawn from the cards the viewer cannot see."""
+def _truths(i_keys: tuple[int, int], mask: int) -> dict[str, float]:
+    """P(showdown) of an open hand against a banker hand drawn from ``mask`` (the hands the viewer cannot
+    rule out)."""
     idx = odds_tables().split
-    mask = idx.avail(known)
     total = mask.bit_count() or 1
     h, t = i_keys
     banker = idx.above(h, t, mask).bit_count() / total
@@ -268,14 +268,16 @@ def _truths(i_keys: tuple[int, int], known: list[int]) -> dict[str, float]:
     return {"banker": banker, "walk": max(0.0, 1.0 - banker - player), "player": player}
 
 
-def read_round(reads: dict[int, SeatRead], rnd: dict[str, Any], me: int, known: list[int]) -> None:
+def read_round(reads: dict[int, SeatRead], rnd: dict[str, Any], me: int, known: list[int],
+               mask: int | None = None) -> None:
     """Add one round's public actions to ``reads``: the calls, answers and responses of every seat but ``me``.
 
     ``rnd`` has ``banker``, ``calls``, ``answers``, ``responses`` and the ``arrangement`` of the hands the viewer
-    saw; ``known`` is every card it saw.  Each action is weighed by the mix's rate for the hand where it was
-    shown, else by the mix's rate over all hands; the banker's pushes answered in a round count once (one
-    hand answers them all).  Drinking or comparing after a deny is not read: it answers what the player made
-    of that banker (this bot compares against a blind one), not the player's own habits."""
+    saw; ``known`` is every card it saw (``mask``, if given, the hands that avoid them).  Each action is weighed
+    by the mix's rate for the hand where it was shown, else by the mix's rate over all hands; the banker's
+    pushes answered in a round count once (one hand answers them all).  Drinking or comparing after a deny is
+    not read: it answers what the player made of that banker (this bot compares against a blind one), not the
+    player's own habits."""
     b, arr = rnd["banker"], rnd["arrangement"]
     calls, answers, responses = rnd["calls"], rnd["answers"], rnd["responses"]
     seen = [None if a is None else bucket(*_keys(a)) for a in arr]
@@ -294,13 +296,16 @@ def read_round(reads: dict[int, SeatRead], rnd: dict[str, Any], me: int, known: 
         return
     read = reads.setdefault(b, SeatRead())
     j = seen[b]
+    if j is None and mask is None:
+        mask = odds_tables().split.avail(known)
     for p, call in enumerate(calls):
         opened = seen[p]
         if call == "open" and answers[p] in ("kill", "walk") and opened is not None:
             if j is not None:
                 k = mix_kill(opened, outcome(_arr(arr[b]), _arr(arr[p])))
             else:
-                k = sum(q * mix_kill(opened, t) for t, q in _truths(_keys(arr[p]), known).items())
+                assert mask is not None
+                k = sum(q * mix_kill(opened, t) for t, q in _truths(_keys(arr[p]), mask).items())
             read.observe("open_answer", answers[p], k if answers[p] == "kill" else 1 - k)
     for c, call in enumerate(("cover", "attack", "push")):
         words = [answers[p] for p in range(len(calls)) if calls[p] == call and answers[p] is not None]
@@ -311,9 +316,8 @@ def read_round(reads: dict[int, SeatRead], rnd: dict[str, Any], me: int, known: 
         if j is not None:
             q = mix.ANSWER[j][c]
         elif call == "push":
-            idx = odds_tables().split
-            mask = idx.avail(known)
-            q = 1 - (mask & idx.flagged).bit_count() / (mask.bit_count() or 1)
+            assert mask is not None
+            q = 1 - (mask & odds_tables().split.flagged).bit_count() / (mask.bit_count() or 1)
         else:
             q = _MARG_ANSWER[c]
         read.observe(f"{call}_answer", action, q if action == first else 1 - q)
@@ -525,14 +529,14 @@ class OddsBot:
         answers of the banker so far, and the deny itself."""
         me, b = view["you"], view["banker"]
         known = _known_cards(view)
+        idx = odds_tables().split
+        mask = idx.avail(known)
         reads = {q: r.copy() for q, r in self.reads.items()}
         now = {"banker": b, "calls": view["calls"], "answers": view["answers"],
                "responses": [None] * len(view["calls"]), "arrangement": view["arrangement"]}
-        read_round(reads, now, me, known)
+        read_round(reads, now, me, known, mask)
         blind = p_blind(reads, b, me, len(view["calls"]))
         h, t = _keys(view["arrangement"][me])
-        idx = odds_tables().split
-        mask = idx.avail(known)
         lose_any = idx.above(h, t, mask).bit_count() / (mask.bit_count() or 1)
         strong = mask & idx.flagged
         lose_deny = idx.above(h, t, strong).bit_count() / (strong.bit_count() or 1)
