@@ -208,3 +208,88 @@ def test_shipped_bot_has_no_cheap_exploit() -> None:
     for name in names:
         gain = fmean(d.gains[name][0] for d in deals)
         assert gain < 0.15, (name, gain)
+
+
+# ---- reading hand-blind habits (OddsBot.reads) -------------------------------------------------------
+def _arrangement(text: str) -> dict[str, list[str]]:
+    head, tail = text.split(" | ")
+    return {"head": head.split(), "tail": tail.split()}
+
+
+MINE = "7S KD | 4C 2H"
+"""7 | 6 against a denied 走水: the mix drinks (its bucket compares 0.01 % of the time); against a random banker
+hand comparing pays (it loses both to 31 % of hands, to 79 % of the hands the mix denies with)."""
+
+BLIND_CASES: list[tuple[str, dict[str, Any] | None, list[tuple[str, str, str]], bool]] = [
+    # (what seat 1 showed last round as a player, seats 2 and 3 this round, does seat 0 compare the deny)
+    ("nothing seen (round 1), neighbours push", None, [("push", "", "deny"), ("push", "", "deny")], False),
+    ("opened a weak hand and believed the kill", {"call": "open", "hand": "3H 2S | 10D 4C", "answer": "kill",
+                                                   "response": "believe"}, [("push", "", "deny")] * 2, True),
+    ("covered (the mix never covers)", {"call": "cover", "hand": None, "answer": "call", "response": None},
+     [("push", "", "deny")] * 2, True),
+    ("opened a strong hand and doubted the kill (the mix)", {"call": "open", "hand": "KS 9H | QD 8C",
+                                                             "answer": "kill", "response": "doubt"},
+     [("push", "", "deny")] * 2, False),
+    ("pushed (the mix)", {"call": "push", "hand": None, "answer": "allow", "response": None},
+     [("push", "", "deny")] * 2, False),
+    ("nothing seen, but both neighbours open weak hands (a table of blind seats)", None,
+     [("open", "5H 3C | 9D 6S", "kill"), ("open", "JC 4D | 8H 2S", "kill")], True),
+]
+
+
+def _respond_view(last: dict[str, Any] | None, now: list[tuple[str, str, str]]) -> dict[str, Any]:
+    """Seat 0 pushed MINE and banker seat 1 denied; ``last``: seat 1 as a player last round (seat 0 banked)."""
+    arrangement: list[dict[str, list[str]] | None] = [_arrangement(MINE), None, None, None]
+    calls: list[str | None] = ["push", None]
+    answers: list[str | None] = ["deny", None]
+    for call, hand, answer in now:
+        arrangement[len(calls)] = _arrangement(hand) if hand else None
+        calls.append(call)
+        answers.append(answer)
+    hands = [[c for g in ("head", "tail") for c in a[g]] if a else None for a in arrangement]
+    last_round = None
+    if last is not None:
+        last_round = {"round": 1, "banker": 0, "calls": [None, last["call"], "push", "push"],
+                      "answers": [None, last["answer"], "allow", "allow"],
+                      "responses": [None, last["response"], None, None],
+                      "arrangement": [_arrangement("AH AD | QS JH"),
+                                      _arrangement(last["hand"]) if last["hand"] else None, None, None]}
+    return {"phase": "respond", "you": 0, "banker": 1, "round": 1 if last is None else 2, "rounds": 4,
+            "rules": {}, "hands": hands, "arrangement": arrangement, "calls": calls, "answers": answers,
+            "responses": [None] * 4, "last_round": last_round, "table": {"last_result": None}}
+
+
+def test_a_deny_from_a_hand_blind_banker_is_compared() -> None:
+    """The read fires where the banker's public play (as a player last round, or its neighbours' this round)
+    looks hand-blind, and not where it looks like the mix's own."""
+    for name, last, now, compares in BLIND_CASES:
+        view = _respond_view(last, now)
+        got = [OddsBot(seed).act(view, ["drink", "compare"]) for seed in range(5)]
+        assert got == ["compare" if compares else "drink"] * 5, name
+
+
+def test_the_mix_never_reads_itself_as_blind() -> None:
+    """In self-play a deny the mix drinks after is never compared on the blind reading."""
+    fired = []
+    original = OddsBot._compare_denied
+
+    def spy(bot: OddsBot, view: dict[str, Any]) -> bool:
+        fired.append(original(bot, view))
+        return fired[-1]
+
+    OddsBot._compare_denied = spy  # type: ignore[method-assign,assignment]
+    try:
+        for m in range(60):
+            play_out(ShuiyuGame.new(ShuiyuConfig(), 700 + m), [OddsBot(m * 4 + s) for s in range(4)])
+    finally:
+        OddsBot._compare_denied = original  # type: ignore[method-assign]
+    assert len(fired) > 50 and not any(fired)
+
+
+def test_reads_start_afresh_with_a_new_match() -> None:
+    """A bot kept by the room for the next match forgets the seats' habits (the seats may change hands)."""
+    bot = OddsBot(0)
+    habit = _respond_view(BLIND_CASES[1][1], BLIND_CASES[1][2])
+    assert bot.act(habit, ["drink", "compare"]) == "compare" and bot.reads
+    bot.act(_respond_view(None, [("push", "", "deny")] * 2), ["drink", "compare"])
+    assert bot.reads == {}

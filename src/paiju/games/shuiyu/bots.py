@@ -11,6 +11,7 @@ millisecond.  Building the tables takes about two seconds, once, on the first de
 
 from __future__ import annotations
 
+import math
 import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
@@ -58,13 +59,14 @@ class _Index:
     """Hands as bit positions ordered by ``xs``; bitsets for ``ys < k`` and for each card."""
 
     def __init__(self, xs: Sequence[int], ys: Sequence[int], cards: Sequence[tuple[int, int, int, int]],
-                 plain: Sequence[bool]) -> None:
+                 plain: Sequence[bool], flagged: Sequence[bool] | None = None) -> None:
         n = len(xs)
         order = sorted(range(n), key=xs.__getitem__)
         self.x_sorted = [xs[i] for i in order]
         nbytes = (n + 7) // 8
         card_bits = [bytearray(nbytes) for _ in range(52)]
         plain_bits = bytearray(nbytes)
+        flag_bits = bytearray(nbytes)
         by_y: list[list[int]] = [[] for _ in range(NUM_KEYS)]
         for pos, i in enumerate(order):
             byte, bit = pos >> 3, 1 << (pos & 7)
@@ -72,10 +74,14 @@ class _Index:
                 card_bits[c][byte] |= bit
             if plain[i]:
                 plain_bits[byte] |= bit
+            if flagged is not None and flagged[i]:
+                flag_bits[byte] |= bit
             by_y[ys[i]].append(pos)
         self.all = (1 << n) - 1
         self.card = [int.from_bytes(b, "little") for b in card_bits]
         self.plain = int.from_bytes(plain_bits, "little")
+        self.flagged = int.from_bytes(flag_bits, "little")
+        """Hands marked by the caller: for the model split's index, those the mix denies a 走水 with."""
         acc = bytearray(nbytes)
         self.y_below: list[int] = [0] * (NUM_KEYS + 1)
         current = 0
@@ -125,6 +131,7 @@ def odds_tables() -> Odds:
     ty: list[int] = []
     cards: list[tuple[int, int, int, int]] = []
     plain: list[bool] = []
+    deny: list[bool] = []
     gk = GROUP_KEY
     for hand in combinations(range(52), 4):
         a, b, c, d = hand
@@ -145,11 +152,12 @@ def odds_tables() -> Odds:
         is_plain = not ((ra == rb and rc == rd) or (ra == rc and rb == rd) or (ra == rd and rb == rc))
         hx.append(bh)
         hy.append(bt)
+        deny.append(mix.ANSWER[bucket(bh, bt)][2] < 0.5)
         tx.append(top)
         ty.append(best_tail)
         cards.append(hand)
         plain.append(is_plain)
-    odds = Odds(_Index(hx, hy, cards, plain), _Index(tx, ty, cards, plain))
+    odds = Odds(_Index(hx, hy, cards, plain, deny), _Index(tx, ty, cards, plain))
     _ODDS.append(odds)
     return odds
 
@@ -188,6 +196,142 @@ def _keys(arr: dict[str, list[str]]) -> tuple[int, int]:
 
 def _rule(view: View, name: str, default: Any) -> Any:
     return view.get("rules", {}).get(name, default)
+
+
+# ---- reading the other seats: hand-blind habits, or the mix ------------------------------------------
+BLIND_PRIOR = (0.2, 1.8)
+"""Beta prior on the share of hand-blind seats at a table (mean 0.1).  A room fills its bot seats with one
+kind, so what the *other* seats showed moves a seat's prior: two clearly blind neighbours make it 0.55."""
+TREMBLE = 0.01
+"""The least likelihood the mix gives any action (the equilibrium was solved against a 1 % tremble)."""
+DIRICHLET = 0.5
+"""A blind seat's habits: per decision, a hand-blind rate per action, Dirichlet(0.5) before anything is seen."""
+OPTIONS = {"call": 5}
+"""Actions per decision (two unless named): a blind seat's first call of five is 1/5 likely, of two 1/2."""
+_MARG_CALL = [sum(row[c] for row in mix.CALL) / len(mix.CALL) for c in range(4)]
+_MARG_ANSWER = [sum(row[c] for row in mix.ANSWER) / len(mix.ANSWER) for c in range(3)]
+"""The mix's rates where the hand stays hidden: per call, per face-down answer."""
+BLIND_FIRES = 0.25
+"""A deny is compared on the blind reading only from this posterior up (the prior is 0.1, one deny alone
+lifts it to about 0.16): the mix's own play does not get there, whatever the exact counts say."""
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, x))))
+
+
+def _logit(p: float) -> float:
+    return math.log(p / (1.0 - p))
+
+
+def mix_kill(i: int, truth: str) -> float:
+    """How often the mix kills an open hand of bucket ``i`` when the showdown would be ``truth``.
+
+    A hand that doubts either word is killed when it wins (the two cost the same); an open hand the mix never
+    opens is killed on a walk or a loss unless that costs more than walking against the mix's responses."""
+    d_kill, d_walk = mix.DOUBT[i]
+    if truth == "player" and min(d_kill, d_walk) >= 0.99:
+        return 1.0
+    if mix.CALL[i][0] < OFF_PATH and truth != "banker":
+        walk = 2 * d_walk if truth == "player" else -2 * d_walk
+        return 1.0 if 3 * d_kill - 1 <= walk + 0.02 else 0.0
+    return mix.KILL[i][_OUTCOME[truth]]
+
+
+@dataclass
+class SeatRead:
+    """What one seat showed this match: log P(seen | hand-blind) − log P(seen | the mix), and its habits."""
+
+    log_lr: float = 0.0
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def observe(self, decision: str, action: str, p_mix: float) -> None:
+        """One public action; ``p_mix`` is how likely the mix takes it there (given what was shown)."""
+        row = self.counts.setdefault(decision, {})
+        k = OPTIONS.get(decision, 2)
+        p_blind = (row.get(action, 0) + DIRICHLET) / (sum(row.values()) + k * DIRICHLET)
+        row[action] = row.get(action, 0) + 1
+        self.log_lr += math.log(p_blind / min(1.0, max(p_mix, TREMBLE)))
+
+    def copy(self) -> SeatRead:
+        return SeatRead(self.log_lr, {k: dict(v) for k, v in self.counts.items()})
+
+
+def _truths(i_keys: tuple[int, int], mask: int) -> dict[str, float]:
+    """P(showdown) of an open hand against a banker hand drawn from ``mask`` (the hands the viewer cannot
+    rule out)."""
+    idx = odds_tables().split
+    total = mask.bit_count() or 1
+    h, t = i_keys
+    banker = idx.above(h, t, mask).bit_count() / total
+    player = idx.below(h, t, mask).bit_count() / total
+    return {"banker": banker, "walk": max(0.0, 1.0 - banker - player), "player": player}
+
+
+def read_round(reads: dict[int, SeatRead], rnd: dict[str, Any], me: int, known: list[int],
+               mask: int | None = None) -> None:
+    """Add one round's public actions to ``reads``: the calls, answers and responses of every seat but ``me``.
+
+    ``rnd`` has ``banker``, ``calls``, ``answers``, ``responses`` and the ``arrangement`` of the hands the viewer
+    saw; ``known`` is every card it saw (``mask``, if given, the hands that avoid them).  Each action is weighed
+    by the mix's rate for the hand where it was shown, else by the mix's rate over all hands; the banker's
+    pushes answered in a round count once (one hand answers them all).  Drinking or comparing after a deny is
+    not read: it answers what the player made of that banker (this bot compares against a blind one), not the
+    player's own habits."""
+    b, arr = rnd["banker"], rnd["arrangement"]
+    calls, answers, responses = rnd["calls"], rnd["answers"], rnd["responses"]
+    seen = [None if a is None else bucket(*_keys(a)) for a in arr]
+    for p, call in enumerate(calls):
+        if p in (b, me) or call not in MIX_CALLS:
+            continue
+        read = reads.setdefault(p, SeatRead())
+        col = MIX_CALLS.index(call)
+        i = seen[p]
+        read.observe("call", call, _MARG_CALL[col] if i is None else mix.CALL[i][col])
+        said, resp = answers[p], responses[p]
+        if call == "open" and said in ("kill", "walk") and resp in ("believe", "doubt") and i is not None:
+            d = mix.DOUBT[i][0 if said == "kill" else 1]
+            read.observe(f"after_{said}", resp, d if resp == "doubt" else 1 - d)
+    if b == me or b >= len(calls):
+        return
+    read = reads.setdefault(b, SeatRead())
+    j = seen[b]
+    if j is None and mask is None:
+        mask = odds_tables().split.avail(known)
+    for p, call in enumerate(calls):
+        opened = seen[p]
+        if call == "open" and answers[p] in ("kill", "walk") and opened is not None:
+            if j is not None:
+                k = mix_kill(opened, outcome(_arr(arr[b]), _arr(arr[p])))
+            else:
+                assert mask is not None
+                k = sum(q * mix_kill(opened, t) for t, q in _truths(_keys(arr[p]), mask).items())
+            read.observe("open_answer", answers[p], k if answers[p] == "kill" else 1 - k)
+    for c, call in enumerate(("cover", "attack", "push")):
+        words = [answers[p] for p in range(len(calls)) if calls[p] == call and answers[p] is not None]
+        if not words:
+            continue
+        first, second = ANSWER_PAIRS[call]
+        action = second if second in words else first       # one hand answers them all: the rarer word counts
+        if j is not None:
+            q = mix.ANSWER[j][c]
+        elif call == "push":
+            assert mask is not None
+            q = 1 - (mask & odds_tables().split.flagged).bit_count() / (mask.bit_count() or 1)
+        else:
+            q = _MARG_ANSWER[c]
+        read.observe(f"{call}_answer", action, q if action == first else 1 - q)
+
+
+def p_blind(reads: dict[int, SeatRead], seat: int, me: int, seats: int) -> float:
+    """P(``seat`` plays hand-blind habits | what every seat showed), under the table's Beta prior."""
+    a, b = BLIND_PRIOR
+    base = _logit(a / (a + b))
+    others = [_sigmoid(base + reads[q].log_lr) if q in reads else a / (a + b)
+              for q in range(seats) if q not in (me, seat)]
+    prior = (a + sum(others)) / (a + b + len(others))
+    own = reads.get(seat)
+    return _sigmoid(_logit(prior) + (own.log_lr if own else 0.0))
 
 
 @dataclass
@@ -229,6 +373,9 @@ class OddsBot:
       the exact odds of a random hand, weighed by how likely such a call is from a strong or weak hand.
     * Responses: 信/不信 by the posterior that the banker's word is true, given the odds and the model of
       when a banker kills.
+
+    At the page's own table (the rules ``mix.py`` was solved for) calls, answers and responses come from the
+    equilibrium mix instead (``_mix_*``), answering seats read as fixed habits in kind (``_read_last_round``).
     """
 
     # The opponent model, fitted to OddsBot's own self-play (one fictitious-play step; docs/bots/shuiyu.md):
@@ -252,8 +399,9 @@ class OddsBot:
         self.read_round = 0
         self.believers: set[int] = set()
         """Seats seen believing a kill with an open hand the mix would doubt it with: killed whatever the truth."""
-        self.weak_deniers: set[int] = set()
-        """Seats seen, as banker, denying a 走水 with a hand the mix allows with: their deny says nothing."""
+        self.reads: dict[int, SeatRead] = {}
+        """Per other seat, this match: how far its public play looks hand-blind rather than the mix's."""
+        self.at_round = 0
         self.habit_killers: set[int] = set()
         """Seats seen, as banker, killing an open hand on a walk the mix never kills: their kill says nothing."""
 
@@ -284,14 +432,22 @@ class OddsBot:
     def _read_last_round(self, view: View) -> None:
         """What the last round showed of the other seats, read once per round from this seat's own view.
 
-        Only play the mix never makes counts (a believed kill of a hand it doubts with, a denied 走水 from a
-        banker hand it allows with), so against the mix's own play, and against any seat playing it, nothing
-        changes: this only answers fixed habits (believing everything, denying everything) in kind."""
+        Two kinds of reading.  The sets (``believers``, ``habit_killers``) take only play the mix never makes
+        (a believed kill of a hand it doubts with, a killed walk it never kills).  ``reads`` weighs every public
+        action of every seat, in every role, as evidence for "hand-blind habits" against "the mix"
+        (:func:`read_round`); it is used when a banker denies this seat's 走水 (``_compare_denied``).  A bot
+        the room keeps for the next match starts that match unread."""
+        if view["round"] < self.at_round:      # a new match at the same table: its seats start unread
+            self.read_round = 0
+            self.reads, self.believers, self.habit_killers = {}, set(), set()
+        self.at_round = view["round"]
         last = view.get("last_round")
         if last is None or last["round"] <= self.read_round:
             return
         self.read_round = last["round"]
         b, me, arr = last["banker"], view["you"], last["arrangement"]
+        known = [c for a in arr if a is not None for c in _arr(a)[0] + _arr(a)[1]]
+        read_round(self.reads, last, me, known)
         for p, (call, answer, response) in enumerate(zip(last["calls"], last["answers"], last["responses"],
                                                          strict=True)):
             if p not in (b, me) and (call, answer, response) == ("open", "kill", "believe") \
@@ -303,11 +459,6 @@ class OddsBot:
                 if line["case"] == "kill_doubt_walk" and arr[p] is not None \
                         and mix.KILL[bucket(*_keys(arr[p]))][1] < 0.01:
                     self.habit_killers.add(b)
-        if b != me and arr[b] is not None:
-            pushed = [p for p in range(len(last["calls"])) if last["calls"][p] == "push"
-                      and last["answers"][p] == "deny"]
-            if pushed and mix.ANSWER[bucket(*_keys(arr[b]))][2] >= 0.99:
-                self.weak_deniers.add(b)
 
     def _mix_call(self, view: View, legal: Sequence[str]) -> str:
         me = view["you"]
@@ -346,17 +497,8 @@ class OddsBot:
         if call == "open":
             mine, theirs = _arr(view["arrangement"][me]), _arr(view["arrangement"][target])
             truth = outcome(mine, theirs)
-            i = bucket(*keys_of(theirs))
-            d_kill, d_walk = mix.DOUBT[i]
-            if target in self.believers or (truth == "player" and min(d_kill, d_walk) >= 0.99):
-                kill = True     # a believer drinks one; a hand that doubts either word makes them equal
-            elif mix.CALL[i][0] < OFF_PATH and truth != "banker":
-                # An open hand the mix never opens: no equilibrium to keep here, only the default responses
-                # (what an "always open" player keeps); kill unless that costs more than walking.
-                walk = 2 * d_walk if truth == "player" else -2 * d_walk
-                kill = 3 * d_kill - 1 <= walk + 0.02
-            else:
-                kill = self._draw(mix.KILL[i][_OUTCOME[truth]])
+            # a believer drinks one; otherwise the mix (mix_kill: off its path, what the mix's responses keep)
+            kill = target in self.believers or self._draw(mix_kill(bucket(*keys_of(theirs)), truth))
             self.stats.add("kill" if kill else "walk", (truth != "banker") if kill else truth != "walk")
             return f"{'kill' if kill else 'walk'} {target}"
         j = bucket(*_keys(view["arrangement"][me]))
@@ -373,11 +515,33 @@ class OddsBot:
                 [(_, lose)] = self._w_l([_keys(view["arrangement"][me])], _known_cards(view))
                 return "doubt" if 2 - 4 * lose > -1 else "believe"              # its kill is no news
             return "doubt" if self._draw(mix.DOUBT[i][0 if said == "kill" else 1]) else "believe"
-        if view["calls"][me] == "push" and view["banker"] in self.weak_deniers:
-            [(_, lose)] = self._w_l([_keys(view["arrangement"][me])], _known_cards(view))
-            return "compare" if 2 * (1 - lose) - 2 * lose > -1 else "drink"   # its deny is no news
         p = mix.COMPARE[i][0 if view["calls"][me] == "attack" else 1]
-        return "compare" if self._draw(p) else "drink"
+        if self._draw(p):
+            return "compare"
+        if view["calls"][me] == "push" and self._compare_denied(view):
+            return "compare"
+        return "drink"
+
+    def _compare_denied(self, view: View) -> bool:
+        """After a denied 走水 the mix drinks: in equilibrium a deny comes from a strong hand.  But a banker that
+        denies whatever it holds (a hand-blind seat) is a random hand: compare when the posterior mixture of
+        the two pays.  The posterior weighs this match's public play of every seat (``reads``), this round's
+        answers of the banker so far, and the deny itself."""
+        me, b = view["you"], view["banker"]
+        known = _known_cards(view)
+        idx = odds_tables().split
+        mask = idx.avail(known)
+        reads = {q: r.copy() for q, r in self.reads.items()}
+        now = {"banker": b, "calls": view["calls"], "answers": view["answers"],
+               "responses": [None] * len(view["calls"]), "arrangement": view["arrangement"]}
+        read_round(reads, now, me, known, mask)
+        blind = p_blind(reads, b, me, len(view["calls"]))
+        h, t = _keys(view["arrangement"][me])
+        lose_any = idx.above(h, t, mask).bit_count() / (mask.bit_count() or 1)
+        strong = mask & idx.flagged
+        lose_deny = idx.above(h, t, strong).bit_count() / (strong.bit_count() or 1)
+        ev = blind * (2 - 4 * lose_any) + (1 - blind) * (2 - 4 * lose_deny)   # compare: ×2 either way
+        return blind >= BLIND_FIRES and ev > -1.0                                 # drink: ×1
 
     # -- odds -----------------------------------------------------------------------------------------
     @staticmethod
