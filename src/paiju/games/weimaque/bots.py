@@ -32,7 +32,7 @@ CLOSEST: Weights = (10.0, 0.0, 10.0, 4.0, 0.0, 0.0, 3.0, 2.0, 0.0, 0.0, 0.0, 0.0
 SMART: Weights = (11.0, 2.4, 8.0, 5.0, 2.0, 2.0, 2.6, 1.7, 0.8, 0.15, 1.6, 0.7, 0.0, 0.0, 0.0, 0.0, 0.0)
 """The hand-set weights of the first smart bot (``smart``), kept as the baseline the tuned bot is measured on"""
 TUNED: Weights = (12.754, 2.453, 7.637, 7.87, 1.94, 1.809, 3.13, 1.7, 1.058, 0.598, 1.076, 0.889, -0.076, -3.484,
-                   -0.718, 0.0, 0.0)
+                   -0.718, 3.0, 12.0)
 """Fitted by ``python -m paiju.games.weimaque.tune`` (the mean after generation 10 of 20; docs/bots/weimaque.md)"""
 
 
