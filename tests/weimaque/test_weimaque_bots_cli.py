@@ -131,6 +131,8 @@ def test_study_runs_duplicate_deals() -> None:
     assert r["hands"] == 6 and r["deals"] == 2
     assert 0.0 <= r["win_rate"] <= 1.0 and r["p99_ms"] >= r["p50_ms"] >= 0.0
     assert r["xi_per_win"] is None or r["xi_per_win"] >= 10, "a win needs 10 硬息"
+    assert r["win_rate"] + r["chou_rate"] + r["opponent_win_rate"] == pytest.approx(1.0)
+    assert r["opponent_xi_per_win"] is None or r["opponent_xi_per_win"] >= 10
 
 
 def test_tuning_measures_against_the_hand_set_bot() -> None:
