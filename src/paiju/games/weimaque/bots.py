@@ -9,6 +9,8 @@ partial 话 that can still be completed, which a small search over blocks measur
 - :class:`SmartBot` weighs the same structure by 息 (triples over runs, red over black), by what can still
   come (a pair whose other copies are all shown is only a 麻雀; a piece waiting on 过张 or dead cards is
   worth little), by 团圆 chances, and avoids discards the others could 碰 or 吃.
+- :class:`TunedBot` is the same search with fitted weights and a ready-hand term (:func:`waits`): the block
+  search cannot see which cards would win, nor the 10 硬息 a win needs.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ SMART: Weights = (11.0, 2.4, 8.0, 5.0, 2.0, 2.0, 2.6, 1.7, 0.8, 0.15, 1.6, 0.7, 
 """The hand-set weights of the first smart bot (``smart``), kept as the baseline the tuned bot is measured on"""
 TUNED: Weights = (12.754, 2.453, 7.637, 7.87, 1.94, 1.809, 3.13, 1.7, 1.058, 0.598, 1.076, 0.889, -0.076, -3.484,
                    -0.718, 3.0, 12.0)
-"""Fitted by ``python -m paiju.games.weimaque.tune`` (the mean after generation 10 of 20; docs/bots/weimaque.md)"""
+"""The first fifteen fitted by ``python -m paiju.games.weimaque.tune`` (the ES's mean after generation 10 of 20), the
+ready-hand terms chosen on screening deals; a paired coordinate search then moved none (docs/bots/weimaque.md)"""
 
 
 @lru_cache(maxsize=1 << 18)

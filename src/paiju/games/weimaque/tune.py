@@ -1,6 +1,7 @@
 """Fit the smart bot's weights by duplicate self-play against the hand-set smart bot.
 
     python -m paiju.games.weimaque.tune --generations 20 --deals 300     # ~45 CPU-minutes, one process
+    python -m paiju.games.weimaque.tune --method coord --rounds 40 --deals 400 --initial ...   # ~105 CPU-s a round
 
 A candidate weight vector sits in one player seat against two copies of today's smart bot (``SMART``), on
 every deal three times (dealer, next and previous seat), exactly as the study plays it; its fitness is its
@@ -14,6 +15,9 @@ candidates drawn around the mean, ranked, the mean moved to the weighted mean of
 several ranked candidates averages out much of the noise of one generation's deals, which a (1+1) hill
 climb on noisy scores does not.  Each step size follows the spread of the selected steps, and shrinks when
 the mean's own score (played on the same deals) beats the candidates.
+
+``--method coord`` (:func:`coordinate_search`) is the less noisy alternative: one weight at a time, moved only
+when the move beats the incumbent by two standard errors of the paired per-deal difference on fresh deals.
 """
 
 from __future__ import annotations
