@@ -51,7 +51,7 @@ def test_bots_finish_matches_with_legal_moves(kind: str) -> None:
         assert g.finished and sum(g.totals()) == pytest.approx(0.0)
 
 
-@pytest.mark.parametrize("bot", [SmartBot(1), ClosestToWinBot(1)])
+@pytest.mark.parametrize("bot", [TunedBot(1), SmartBot(1), ClosestToWinBot(1)])
 def test_bots_take_a_win(bot: SmartBot) -> None:
     deal = make_deal({0: "九", 3: WAIT_BA}, stock="捌", avoid={0: "捌", 1: "捌"})
     g = WeimaqueGame.from_deal(deal)
