@@ -9,6 +9,8 @@ partial 话 that can still be completed, which a small search over blocks measur
 - :class:`SmartBot` weighs the same structure by 息 (triples over runs, red over black), by what can still
   come (a pair whose other copies are all shown is only a 麻雀; a piece waiting on 过张 or dead cards is
   worth little), by 团圆 chances, and avoids discards the others could 碰 or 吃.
+- :class:`TunedBot` is the same search with fitted weights and a ready-hand term (:func:`waits`): the block
+  search cannot see which cards would win, nor the 10 硬息 a win needs.
 """
 
 from __future__ import annotations
@@ -19,19 +21,22 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import IS_RED, NUM_KINDS, alias, parse_card
+from .rules import best_win, is_complete
 
 Weights = tuple[float, ...]
 WEIGHT_NAMES = ("triple", "triple_xi", "run", "pair", "pair_live", "red_pair", "adjacent", "gap", "tuanyuan",
                 "red_single",  # the first ten: block values of the search (``suit_value``)
                 "feed_3", "feed_2",  # a discard others could 碰: three or more unseen copies, exactly two
                 "red_card", "few_reds",  # each red card held; hand and melds with at most one red (点胡/乌胡)
-                "claim")  # added to every 碰 / 吃 (below zero: claim less)
-CLOSEST: Weights = (10.0, 0.0, 10.0, 4.0, 0.0, 0.0, 3.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-SMART: Weights = (11.0, 2.4, 8.0, 5.0, 2.0, 2.0, 2.6, 1.7, 0.8, 0.15, 1.6, 0.7, 0.0, 0.0, 0.0)
+                "claim",  # added to every 碰 / 吃 (below zero: claim less)
+                "ready", "ready_xi")  # a ready hand: per winning card likely still in the stock, and per 10 息 of it
+CLOSEST: Weights = (10.0, 0.0, 10.0, 4.0, 0.0, 0.0, 3.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+SMART: Weights = (11.0, 2.4, 8.0, 5.0, 2.0, 2.0, 2.6, 1.7, 0.8, 0.15, 1.6, 0.7, 0.0, 0.0, 0.0, 0.0, 0.0)
 """The hand-set weights of the first smart bot (``smart``), kept as the baseline the tuned bot is measured on"""
 TUNED: Weights = (12.754, 2.453, 7.637, 7.87, 1.94, 1.809, 3.13, 1.7, 1.058, 0.598, 1.076, 0.889, -0.076, -3.484,
-                   -0.718)
-"""Fitted by ``python -m paiju.games.weimaque.tune`` (the mean after generation 10 of 20; docs/bots/weimaque.md)"""
+                   -0.718, 3.0, 12.0)
+"""The first fifteen fitted by ``python -m paiju.games.weimaque.tune`` (the ES's mean after generation 10 of 20), the
+ready-hand terms chosen on screening deals; a paired coordinate search then moved none (docs/bots/weimaque.md)"""
 
 
 @lru_cache(maxsize=1 << 18)
@@ -84,6 +89,28 @@ def hand_value(hand: Sequence[int], live: Sequence[int], w: Weights, meld_reds: 
     return v
 
 
+Melds = tuple[tuple[str, tuple[int, ...]], ...]
+
+
+@lru_cache(maxsize=1 << 16)
+def waits(hand: tuple[int, ...], melds: Melds) -> tuple[tuple[int, int], ...]:
+    """(card, total 息) for every card that would win this hand if someone drew it (scored as another player's
+    draw: a held pair completed is a 碰), only wins with enough 硬息: what the block search cannot see."""
+    out = []
+    h = list(hand)
+    for c in range(NUM_KINDS):
+        if h[c] >= 4:
+            continue
+        h[c] += 1
+        done = is_complete(h)
+        h[c] -= 1
+        if done:
+            win = best_win(hand, melds, c, own_draw=False, counts=True)
+            if win is not None:
+                out.append((c, win.total))
+    return tuple(out)
+
+
 class _Seen:
     """What a seat knows from its view: its hand, every shown card, 过张, the seats around it."""
 
@@ -111,6 +138,12 @@ class _Seen:
         self.locked = {parse_card(c) for c in view["locked"][self.me]} if 0 <= self.me < 4 else set()
         mine = view["melds"][self.me] if 0 <= self.me < len(view["melds"]) else []
         self.meld_reds = sum(1 for m in mine for c in m["cards"] if c != "??" and IS_RED[parse_card(c)])
+        self.melds: Melds = tuple((m["kind"], tuple(parse_card(c) for c in m["cards"])) for m in mine
+                                  if "??" not in m["cards"])
+        hidden = sum(n for s, n in enumerate(view.get("hand_counts", [])) if s != self.me)
+        stock = view.get("stock", 0)
+        self.in_stock = stock / (stock + hidden) if stock + hidden else 0.0
+        """The chance that a card this seat has not seen lies in the stock (else it sits in another's hand)"""
 
     def live(self, exclude: int = -1) -> list[int]:
         out = []
@@ -136,15 +169,26 @@ class _HandBot:
         u = seen.unseen[k]
         return self.weights[10] if u >= 3 else self.weights[11] if u == 2 else 0.0
 
+    def ready(self, seen: _Seen, hand: list[int], melds: Melds) -> float:
+        """A ready hand's worth: each winning card still unseen, by the chance it is in the stock, valued
+        ``ready`` plus ``ready_xi`` per 10 息 of the win it makes."""
+        w = self.weights
+        if not (w[15] or w[16]) or seen.in_stock <= 0.0:
+            return 0.0
+        return seen.in_stock * sum(seen.unseen[c] * (w[15] + w[16] * total / 10.0)
+                                   for c, total in waits(tuple(hand), melds))
+
     def best_discard(self, seen: _Seen, hand: list[int], allowed: Sequence[int],
-                     meld_reds: int | None = None) -> tuple[float, int]:
+                     meld_reds: int | None = None, melds: Melds | None = None) -> tuple[float, int]:
         live = seen.live()
         if meld_reds is None:
             meld_reds = seen.meld_reds
+        if melds is None:
+            melds = seen.melds
         best = (-1e9, allowed[0])
         for k in allowed:
             hand[k] -= 1
-            v = hand_value(hand, live, self.weights, meld_reds) - self.risk(seen, k)
+            v = hand_value(hand, live, self.weights, meld_reds) - self.risk(seen, k) + self.ready(seen, hand, melds)
             hand[k] += 1
             if v > best[0] + 1e-9 or (abs(v - best[0]) <= 1e-9 and self.rng.random() < 0.5):
                 best = (v, k)
@@ -162,7 +206,7 @@ class _HandBot:
     def claim(self, seen: _Seen, legal: Sequence[str]) -> str:
         card = seen.exposed
         live = seen.live()
-        stay = hand_value(seen.hand, live, self.weights, seen.meld_reds)
+        stay = hand_value(seen.hand, live, self.weights, seen.meld_reds) + self.ready(seen, seen.hand, seen.melds)
         best, choice = stay, "pass"
         for a in legal:
             if a == "pass":
@@ -172,16 +216,19 @@ class _HandBot:
                 hand[card] -= 2
                 meld = self.weights[0] + self.weights[1] * (3 if IS_RED[card] else 2)
                 reds = 3 * IS_RED[card]
+                group: tuple[str, tuple[int, ...]] = ("peng", (card, card, card))
             else:
                 x, y = (parse_card(t) for t in a.split()[1:])
                 hand[x] -= 1
                 hand[y] -= 1
                 meld = self.weights[2]
                 reds = IS_RED[card] + IS_RED[x] + IS_RED[y]
+                group = ("chi", tuple(sorted((card, x, y))))
             allowed = [k for k in range(NUM_KINDS) if 0 < hand[k] < 3 and k != card and k not in seen.locked]
             if not allowed:
                 continue
-            v = meld + self.weights[14] + self.best_discard(seen, hand, allowed, seen.meld_reds + reds)[0]
+            v = meld + self.weights[14] + self.best_discard(seen, hand, allowed, seen.meld_reds + reds,
+                                                                         (*seen.melds, group))[0]
             if v > best + 1e-9:
                 best, choice = v, a
         return choice

@@ -32,10 +32,12 @@ FIRST_DEAL = 100_000
 
 
 def win_or_chou(g: Game[Any], seats: Sequence[int]) -> tuple[float, ...]:
-    """(the hero won, nobody won, the hero's win total or 0) for one hand."""
+    """(the hero won, nobody won, the hero's win total or 0, an opponent won, that win's total or 0)."""
     last = g.results[-1]  # type: ignore[attr-defined]
     won = last["winner"] == seats[0]
-    return (float(won), float(last["winner"] is None), float(last["win"]["total"]) if won else 0.0)
+    lost = last["winner"] is not None and not won
+    return (float(won), float(last["winner"] is None), float(last["win"]["total"]) if won else 0.0,
+            float(lost), float(last["win"]["total"]) if lost else 0.0)
 
 
 @dataclass(frozen=True)
@@ -47,15 +49,18 @@ class WeimaqueDeals(DuplicateDeals):
 
 
 def _rates(row: DuplicateDeals, results: list[DealResult]) -> Summary:
-    """Win and 臭 rates (with 95% intervals over deals, as the 息) and the mean total of the hero's wins: whether
-    a bot gains by winning more often or by winning bigger hands."""
+    """Win and 臭 rates (with 95% intervals over deals, as the 息), the mean total of the hero's wins and of the
+    opponents' wins: whether a bot gains by winning more often, by winning bigger hands, or by paying less."""
     per_hand = [m for r in results for m in r.measures]
     wins = sum(m[0] for m in per_hand)
+    losses = sum(m[3] for m in per_hand)
     win = interval([statistics.fmean(m[0] for m in r.measures) for r in results])
     chou = interval([statistics.fmean(m[1] for m in r.measures) for r in results])
     return {"win_rate": wins / len(per_hand), "win_ci95": win["ci95"],
             "chou_rate": sum(m[1] for m in per_hand) / len(per_hand), "chou_ci95": chou["ci95"],
-            "xi_per_win": sum(m[2] for m in per_hand) / wins if wins else None}
+            "xi_per_win": sum(m[2] for m in per_hand) / wins if wins else None,
+            "opponent_win_rate": losses / len(per_hand),
+            "opponent_xi_per_win": sum(m[4] for m in per_hand) / losses if losses else None}
 
 
 def duel_row(bot: Callable[[int], Bot], opponent: Callable[[int], Bot], start: int) -> WeimaqueDeals:
@@ -90,6 +95,7 @@ def duel(bot: Callable[[int], Bot], opponent: Callable[[int], Bot], deals: int, 
         row = execute(work, ex).summary["rows"][0]
     return {"hands": row["hands"], "deals": deals, "mean_xi": row["mean"], "ci95": row["ci95"],
             "win_rate": row["win_rate"], "chou_rate": row["chou_rate"], "xi_per_win": row["xi_per_win"],
+            "opponent_win_rate": row["opponent_win_rate"], "opponent_xi_per_win": row["opponent_xi_per_win"],
             "p50_ms": row["decision_p50_ms"],
             "p99_ms": row["decision_p99_ms"]}
 
@@ -110,13 +116,15 @@ def main() -> None:
         print(json.dumps(summary, ensure_ascii=False))
         return
     print("| bot | opponents | hands | mean 息 won per hand | 95% CI | win rate | 臭 rate | 息 per win "
-          "| p50 ms | p99 ms |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| opponents win | their 息 per win | p50 ms | p99 ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in summary["rows"]:
         per_win = f"{r['xi_per_win']:.1f}" if r.get("xi_per_win") is not None else "–"
+        theirs = f"{r['opponent_xi_per_win']:.1f}" if r.get("opponent_xi_per_win") is not None else "–"
         print(f"| {r['bot']} | 2 × {r['against']} | {r['hands']} | {r['mean']:+.2f} | ±{r['ci95']:.2f} | "
               f"{r['win_rate']:.1%} ±{r['win_ci95'] or 0:.1%} | {r['chou_rate']:.1%} ±{r['chou_ci95'] or 0:.1%} | "
-              f"{per_win} | {r['decision_p50_ms']:.2f} | {r['decision_p99_ms']:.2f} |")
+              f"{per_win} | {r['opponent_win_rate']:.1%} | {theirs} | {r['decision_p50_ms']:.2f} | "
+              f"{r['decision_p99_ms']:.2f} |")
 
 
 if __name__ == "__main__":
