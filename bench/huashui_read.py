@@ -118,16 +118,25 @@ def sig(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def fit(train: str, test: str) -> None:
+def expand(xt: np.ndarray, xr: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """The tile features and their products with the seat's :data:`defence.READ_CROSS` ready features (the
+    order of ``defence.cross_row``)."""
+    r = xr[idx]
+    return np.hstack([xt] + [xt[:, 1:] * r[:, k:k + 1] for k in defence.READ_CROSS])
+
+
+def fit(train: str, test: str, cross: bool = False) -> None:
     with open(train, "rb") as f:
         tr = features(pickle.load(f))
     with open(test, "rb") as f:
         te = features(pickle.load(f))
     xr, yr, xt, yt, idx, _ = tr
+    xr2, yr2, xt2, yt2, idx2, old = te
+    if cross:
+        xt, xt2 = expand(xt, xr, idx), expand(xt2, xr2, idx2)
     wr = logistic(xr, yr)
     ready_rows = yr[idx] > 0.5
-    wt = logistic(xt[ready_rows], yt[ready_rows])
-    xr2, yr2, xt2, yt2, idx2, old = te
+    wt = logistic(xt[ready_rows], yt[ready_rows], ridge=1.0 if cross else 1e-2)
     pr = sig(xr2 @ wr)
     pt = sig(xt2 @ wt)
     rr = yr2[idx2] > 0.5
@@ -141,8 +150,8 @@ def fit(train: str, test: str) -> None:
     print("READ_READY_COEF = (" + ", ".join(f"{c:.3f}" for c in wr) + ")")
     for name, c in zip(defence.READ_READY_NAMES, wr, strict=True):
         print(f"#   {name}: {c:+.3f}")
-    print("READ_TILE_COEF = (" + ", ".join(f"{c:.3f}" for c in wt) + ")")
-    for name, c in zip(defence.READ_TILE_NAMES, wt, strict=True):
+    print(("READ_CROSS_COEF" if cross else "READ_TILE_COEF") + " = (" + ", ".join(f"{c:.3f}" for c in wt) + ")")
+    for name, c in zip(defence.READ_TILE_NAMES, wt, strict=False):
         print(f"#   {name}: {c:+.3f}")
     p = pr[idx2] * pt
     order = np.argsort(p)
@@ -160,11 +169,13 @@ def main() -> None:
     f = sub.add_parser("fit")
     f.add_argument("train")
     f.add_argument("test")
+    f.add_argument("--cross", action="store_true",
+                   help="the tile model with products of its features and the seat's melds and turns")
     args = ap.parse_args()
     if args.cmd == "collect":
         collect(args.games, args.seed, args.out)
     else:
-        fit(args.train, args.test)
+        fit(args.train, args.test, args.cross)
 
 
 if __name__ == "__main__":

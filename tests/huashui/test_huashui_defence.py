@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from paiju.bots.base import play_out
 from paiju.games.huashui import HuashuiConfig, HuashuiGame
 from paiju.games.huashui.bots import EfficientBot, Hand, ShantenGreedyBot
@@ -91,19 +93,21 @@ def test_since_sets_follow_play_order_from_the_opponent_to_the_reader() -> None:
     assert got[1] == {parse_tile("6z"), parse_tile("1m"), parse_tile("5z"), parse_tile("7z"), parse_tile("2z")}
 
 
-def test_the_split_read_calls_a_tile_safe_by_the_pass_rule() -> None:
+@pytest.mark.parametrize("cross", [False, True])
+def test_the_split_read_calls_a_tile_safe_by_the_pass_rule(cross: bool) -> None:
     """Seats 2 and 3 threw 5p after seat 1's last discard and seat 1 (ready-looking: three pungs, late) did
     not win on it: 5p reads as at least twenty times safer against it than the live 5m."""
     from paiju.games.huashui.defence import deal_in_read
 
     view = table("5p5m", **READY_LOOKING)  # type: ignore[arg-type]
     hand = Hand(view)
-    hit = deal_in_read(view, 0, [parse_tile("5p"), parse_tile("5m")], hand.unseen)
+    hit = deal_in_read(view, 0, [parse_tile("5p"), parse_tile("5m")], hand.unseen, cross)
     assert hit[1][parse_tile("5m")] > 0.02
     assert hit[1][parse_tile("5p")] < hit[1][parse_tile("5m")] / 20
 
 
-def test_the_split_read_calls_a_live_tile_dangerous_against_a_shown_shape() -> None:
+@pytest.mark.parametrize("cross", [False, True])
+def test_the_split_read_calls_a_live_tile_dangerous_against_a_shown_shape(cross: bool) -> None:
     """The same live middle tile: dangerous against three pungs laid down late (a four-tile hand, likely
     ready), nearly safe against a concealed hand three turns in."""
     from paiju.games.huashui.defence import deal_in_read
@@ -111,9 +115,10 @@ def test_the_split_read_calls_a_live_tile_dangerous_against_a_shown_shape() -> N
     late = table("5m", **READY_LOOKING)  # type: ignore[arg-type]
     early = table("5m", rivers=["1z", "2z9m1s", "3z1p", "4z9s"], melds=[[], [], [], []], wall=70)
     t = parse_tile("5m")
-    assert deal_in_read(late, 0, [t], Hand(late).unseen)[1][t] > 0.03
-    assert deal_in_read(early, 0, [t], Hand(early).unseen)[1][t] < 0.005
+    late_hit = deal_in_read(late, 0, [t], Hand(late).unseen, cross)[1][t]
+    assert late_hit > 0.03
+    assert deal_in_read(early, 0, [t], Hand(early).unseen, cross)[1][t] < 0.005
     # a kind of which every copy is seen cannot be anyone's pair or pung wait, and its run shapes are fewer
     dead = table("5m", rivers=["5m1z", "3z4z9p1m8s7z2p6m3m", "5m2z9s1p", "5m4z9m6z"],
                  melds=[[], ["5z", "6s", "7z"], [], []], wall=18)
-    assert deal_in_read(dead, 0, [t], Hand(dead).unseen)[1][t] < deal_in_read(late, 0, [t], Hand(late).unseen)[1][t] / 3
+    assert deal_in_read(dead, 0, [t], Hand(dead).unseen, cross)[1][t] < late_hit / 2

@@ -226,7 +226,8 @@ class EfficientBot:
     ``honour_bonus`` (push lone honours out first), ``honour_pair_weight`` (a different weight for honour pairs),
     ``defence`` / ``danger_scale`` / ``win_value`` / ``dealt_relief`` (trade the efficient discard for a safer one
     by the fitted models of :mod:`.defence`), ``pung_model`` (碰 by the fitted win chance, off), ``read``
-    (``"fit"``: the one-part fitted read of waits; ``"split"``: P(ready) × P(wait | ready), :func:`.deal_in_read`).
+    (``"fit"``: the one-part fitted read of waits; ``"split"``: P(ready) × P(wait | ready),
+    :func:`.deal_in_read`; ``"cross"``: the same with the tile part crossed with the seat's melds and turns).
     """
 
     def __init__(self, seed: int = 0, *, pair_weight: float = 3.0, honour_pair_weight: float | None = None,
@@ -453,8 +454,8 @@ class EfficientBot:
 
     def _deal_in(self, view: View, me: int, kinds: list[int], unseen: list[int]) -> list[list[float]]:
         """Per opponent, the chance each kind is one of its waits (a hook: the fit script's oracle knows)."""
-        if self.read == "split":
-            return deal_in_read(view, me, kinds, unseen)
+        if self.read in ("split", "cross"):
+            return deal_in_read(view, me, kinds, unseen, cross=self.read == "cross")
         return deal_in(view, me, kinds, unseen)
 
     def _defend(self, view: View, hand: Hand, options: list[tuple[int, float, int]], choice: int) -> int:

@@ -241,8 +241,35 @@ READ_TILE_COEF: tuple[float, ...] = (
 ready seats only (the same run)."""
 
 
-def deal_in_read(view: View, me: int, kinds: Sequence[int], unseen: Sequence[int]) -> list[list[float]]:
-    """Like :func:`deal_in`, as two parts: P(the opponent is ready) × P(the tile is a wait | it is ready)."""
+READ_CROSS = (2, 3, 4)
+"""Ready features (two melds, three melds, turns/10) whose products with the tile features (all but the first)
+the crossed tile model adds: what a tile's features say depends on how many tiles the seat still hides."""
+READ_CROSS_COEF: tuple[float, ...] = (
+    -2.818, -2.308, -2.070, -0.866, -0.361, -3.417, -2.643, -2.751, -0.310, 0.582, -0.958, -0.334, -0.867, -0.467,
+    0.031, 0.279, -0.918, 0.294, -0.464, 0.729, 0.322, -0.148, -0.234, -0.042, -2.046, -2.795, -0.286, -1.220,
+    0.037, -0.166, -0.187, -0.336, -0.376, 0.060, -0.934, -0.425, -0.132, -0.142, 0.910, 0.484, 0.352, -0.259,
+    0.305, 0.388, -0.899, 0.361, 0.000, -0.234, 0.000, 0.930, -0.265, -0.034, -0.727, 0.210, 0.642, -0.125, -0.019,
+    0.284, -0.542, -0.710, 0.196, 0.701, -0.045, -0.342, -0.506, 1.520, -0.183, -0.870, 0.328, -1.870, 0.591, 0.000,
+    0.000, -0.042, -0.342, 0.159, -1.669, -0.792, 0.213, 0.255, 0.111, 0.092, 0.313, 0.502, 1.392, 0.730, 0.294,
+    0.207, 0.223, -1.401, -1.146, -0.474, 0.106, -0.393, -0.208, 0.182, 0.088, 0.432, -0.157, -0.008, 0.449,
+)
+"""The crossed tile model (:func:`cross_row` order), fitted by ``bench/huashui_read.py fit --cross`` on the
+same run (ridge 1.0)."""
+
+
+def cross_row(g: Sequence[float], r: Sequence[float]) -> list[float]:
+    """The tile features ``g`` followed by their products (all but the first) with each of :data:`READ_CROSS`."""
+    out = list(g)
+    for k in READ_CROSS:
+        x = r[k]
+        out.extend(v * x for v in g[1:])
+    return out
+
+
+def deal_in_read(view: View, me: int, kinds: Sequence[int], unseen: Sequence[int],
+                 cross: bool = False) -> list[list[float]]:
+    """Like :func:`deal_in`, as two parts: P(the opponent is ready) × P(the tile is a wait | it is ready)
+    (``cross``: the tile part with :func:`cross_row`'s products)."""
     out: list[list[float]] = []
     for o in range(4):
         row = [0.0] * NUM_KINDS
@@ -251,12 +278,14 @@ def deal_in_read(view: View, me: int, kinds: Sequence[int], unseen: Sequence[int
             continue
         r, per_tile = read_features(view, me, o, kinds, unseen)
         ready = _sigmoid(sum(c * x for c, x in zip(READ_READY_COEF, r, strict=True)))
+        coef = READ_CROSS_COEF if cross else READ_TILE_COEF
         for t, g in zip(kinds, per_tile, strict=True):
-            row[t] = ready * _sigmoid(sum(c * x for c, x in zip(READ_TILE_COEF, g, strict=True) if x))
+            row[t] = ready * _sigmoid(sum(c * x for c, x in zip(coef, cross_row(g, r) if cross else g,
+                                                                 strict=True) if x))
     return out
 
 
-__all__ = ["DEAL_IN_COEF", "DUI_PAY", "READY_NAMES", "READ_READY_COEF", "READ_READY_NAMES", "READ_TILE_COEF",
-           "READ_TILE_NAMES", "TILE_NAMES", "WIN_COEF", "WIN_NAMES", "deal_in", "deal_in_read", "fresh_tiles",
-           "read_features", "read_ready_features", "ready_features", "since_sets", "suit_shares", "tile_features",
-           "win_chance", "win_features"]
+__all__ = ["DEAL_IN_COEF", "DUI_PAY", "READY_NAMES", "READ_CROSS", "READ_CROSS_COEF", "READ_READY_COEF",
+           "READ_READY_NAMES", "READ_TILE_COEF", "READ_TILE_NAMES", "TILE_NAMES", "WIN_COEF", "WIN_NAMES", "cross_row",
+           "deal_in", "deal_in_read", "fresh_tiles", "read_features", "read_ready_features", "ready_features",
+           "since_sets", "suit_shares", "tile_features", "win_chance", "win_features"]
