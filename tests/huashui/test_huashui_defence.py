@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from paiju.bots.base import play_out
 from paiju.games.huashui import HuashuiConfig, HuashuiGame
 from paiju.games.huashui.bots import EfficientBot, Hand, ShantenGreedyBot
@@ -77,3 +79,46 @@ def test_outcomes_agree_with_the_win_event() -> None:
         wins += 1
         deal_ins += win["how"] != "self"
     assert deal_ins >= 3 and wins - deal_ins >= 3  # both kinds of win were checked
+
+
+# ---- the two-part read (read="split"): P(ready) × P(the tile is a wait | ready) ----------------------------
+def test_since_sets_follow_play_order_from_the_opponent_to_the_reader() -> None:
+    """Against seat 1, read by seat 0: seats 2 and 3 played after seat 1's last discard (their last tiles are
+    fresh), seat 0 itself before it; one discard further back adds each seat's tile before that."""
+    from paiju.games.huashui.defence import since_sets
+
+    view = table("1m", rivers=["1z2z", "3z4z", "5z6z", "7z1m"], melds=[[], [], [], []], wall=60)
+    got = since_sets(view, 0, 1)
+    assert got[0] == {parse_tile("6z"), parse_tile("1m")}
+    assert got[1] == {parse_tile("6z"), parse_tile("1m"), parse_tile("5z"), parse_tile("7z"), parse_tile("2z")}
+
+
+@pytest.mark.parametrize("cross", [False, True])
+def test_the_split_read_calls_a_tile_safe_by_the_pass_rule(cross: bool) -> None:
+    """Seats 2 and 3 threw 5p after seat 1's last discard and seat 1 (ready-looking: three pungs, late) did
+    not win on it: 5p reads as at least twenty times safer against it than the live 5m."""
+    from paiju.games.huashui.defence import deal_in_read
+
+    view = table("5p5m", **READY_LOOKING)  # type: ignore[arg-type]
+    hand = Hand(view)
+    hit = deal_in_read(view, 0, [parse_tile("5p"), parse_tile("5m")], hand.unseen, cross)
+    assert hit[1][parse_tile("5m")] > 0.02
+    assert hit[1][parse_tile("5p")] < hit[1][parse_tile("5m")] / 20
+
+
+@pytest.mark.parametrize("cross", [False, True])
+def test_the_split_read_calls_a_live_tile_dangerous_against_a_shown_shape(cross: bool) -> None:
+    """The same live middle tile: dangerous against three pungs laid down late (a four-tile hand, likely
+    ready), nearly safe against a concealed hand three turns in."""
+    from paiju.games.huashui.defence import deal_in_read
+
+    late = table("5m", **READY_LOOKING)  # type: ignore[arg-type]
+    early = table("5m", rivers=["1z", "2z9m1s", "3z1p", "4z9s"], melds=[[], [], [], []], wall=70)
+    t = parse_tile("5m")
+    late_hit = deal_in_read(late, 0, [t], Hand(late).unseen, cross)[1][t]
+    assert late_hit > 0.03
+    assert deal_in_read(early, 0, [t], Hand(early).unseen, cross)[1][t] < 0.005
+    # a kind of which every copy is seen cannot be anyone's pair or pung wait, and its run shapes are fewer
+    dead = table("5m", rivers=["5m1z", "3z4z9p1m8s7z2p6m3m", "5m2z9s1p", "5m4z9m6z"],
+                 melds=[[], ["5z", "6s", "7z"], [], []], wall=18)
+    assert deal_in_read(dead, 0, [t], Hand(dead).unseen, cross)[1][t] < late_hit / 2

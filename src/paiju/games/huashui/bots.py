@@ -19,7 +19,7 @@ from typing import Any
 from paiju.bots.base import Bot
 from paiju.core.game import Action, View
 
-from .defence import DUI_PAY, TILE_OF, deal_in, fresh_tiles, win_chance
+from .defence import DUI_PAY, TILE_OF, deal_in, deal_in_read, fresh_tiles, win_chance
 from .tables import POW, SUIT_OF, blocks, is_even_keys, is_standard_keys, rest_table, shanten
 from .tiles import NUM_KINDS, TILE_TEXT, parse_tile
 
@@ -225,7 +225,9 @@ class EfficientBot:
     pung), ``fresh_safe`` (tiles thrown since an opponent's last discard count as safe against it),
     ``honour_bonus`` (push lone honours out first), ``honour_pair_weight`` (a different weight for honour pairs),
     ``defence`` / ``danger_scale`` / ``win_value`` / ``dealt_relief`` (trade the efficient discard for a safer one
-    by the fitted models of :mod:`.defence`), ``pung_model`` (碰 by the fitted win chance, off).
+    by the fitted models of :mod:`.defence`), ``pung_model`` (碰 by the fitted win chance, off), ``read``
+    (``"fit"``: the one-part fitted read of waits; ``"split"``: P(ready) × P(wait | ready),
+    :func:`.deal_in_read`; ``"cross"``: the same with the tile part crossed with the seat's melds and turns).
     """
 
     def __init__(self, seed: int = 0, *, pair_weight: float = 3.0, honour_pair_weight: float | None = None,
@@ -234,8 +236,10 @@ class EfficientBot:
                  decline_ratio: float = 3.0, hold_wall: int = 999, hold_live: int = 4, ready_value: bool = False,
                  edge_feed: float = 1.0, feed: float = 0.0, fresh_safe: bool = False,
                  honour_bonus: float = 0.0, defence: bool = True, win_value: float = 9.5,
-                 dealt_relief: float = 2.0, danger_scale: float = 2.0, pung_model: float | None = None) -> None:
+                 dealt_relief: float = 2.0, danger_scale: float = 2.0, pung_model: float | None = None,
+                 read: str = "fit") -> None:
         self.rng = random.Random(seed)
+        self.read = read
         self.pung_model = pung_model
         self.defence = defence
         self.win_value = win_value
@@ -450,6 +454,8 @@ class EfficientBot:
 
     def _deal_in(self, view: View, me: int, kinds: list[int], unseen: list[int]) -> list[list[float]]:
         """Per opponent, the chance each kind is one of its waits (a hook: the fit script's oracle knows)."""
+        if self.read in ("split", "cross"):
+            return deal_in_read(view, me, kinds, unseen, cross=self.read == "cross")
         return deal_in(view, me, kinds, unseen)
 
     def _defend(self, view: View, hand: Hand, options: list[tuple[int, float, int]], choice: int) -> int:

@@ -153,5 +153,139 @@ def win_chance(shanten: int, pair_outs: int, other_outs: int, wall: int, own_mel
     return _sigmoid(sum(c * x for c, x in zip(WIN_COEF, f, strict=True) if x))
 
 
-__all__ = ["DEAL_IN_COEF", "DUI_PAY", "READY_NAMES", "TILE_NAMES", "WIN_COEF", "WIN_NAMES", "deal_in",
-           "fresh_tiles", "ready_features", "suit_shares", "tile_features", "win_chance", "win_features"]
+
+
+# ---- the read of waits in two parts (issue 16): is the seat ready, and which tile does a ready seat wait on ----
+READ_READY_NAMES = (*READY_NAMES, "middle share of its last 4 discards", "honours/terminals in its last 3",
+                    "concealed, turns/10")
+READ_TILE_NAMES = (*TILE_NAMES, "thrown by anyone since its 2nd last discard", "since its 3rd last",
+                   "it threw it in its last 3", "it threw a neighbour in its last 3",
+                   "its discards within ±2 (count/3)", "its last 5 discards in the suit (share)",
+                   "live run shapes, weighted by copies/9", "one meld", "two melds", "three melds",
+                   "honour, 3 unseen", "number, 3 unseen")
+
+
+def since_sets(view: View, me: int, o: int, depth: int = 3) -> list[set[int]]:
+    """Kinds thrown by the other seats after ``o``'s k-th last discard (k = 0, 1, …, ``depth`` − 1), read from
+    the rivers in play order: a seat after ``o`` and before ``me`` has thrown its last k + 1 tiles since, the
+    others (``me`` included) their last k.  A 碰 breaks the order; the read is a guess there.  A speed player
+    wins whenever it can, so its hand of the last go-around or two did not wait on these (a ready hand keeps
+    its wait for several turns when the draws do not help)."""
+    out: list[set[int]] = []
+    got: set[int] = set()
+    d_me = (me - o) % 4
+    for k in range(depth):
+        for d in (1, 2, 3):
+            y = (o + d) % 4
+            river = view["discards"][y]
+            j = k if d < d_me else k - 1
+            if 0 <= j < len(river):
+                got.add(TILE_OF[river[-1 - j]])
+        out.append(set(got))
+    return out
+
+
+def read_ready_features(view: View, o: int) -> list[float]:
+    """How ready opponent ``o`` looks (:data:`READ_READY_NAMES`)."""
+    f = ready_features(view, o)
+    river = view["discards"][o]
+    last4 = river[-4:]
+    middle = sum(1 for x in last4 if x[1] != "z" and "3" <= x[0] <= "7") / len(last4) if last4 else 0.0
+    edge = sum(1 for x in river[-3:] if x[1] == "z" or x[0] in "19") / 3.0
+    concealed = float(not view["melds"][o])
+    return [*f, middle, edge, concealed * f[4]]
+
+
+def read_features(view: View, me: int, o: int, kinds: Sequence[int], unseen: Sequence[int]
+                  ) -> tuple[list[float], list[list[float]]]:
+    """Opponent ``o``'s ready features and, per kind of ``kinds``, the tile features (:data:`READ_TILE_NAMES`)."""
+    river = view["discards"][o]
+    thrown = {TILE_OF[x] for x in river}
+    recent = {TILE_OF[x] for x in river[-3:]}
+    own = [TILE_OF[x] for x in river]
+    shares = suit_shares(river)
+    last5 = suit_shares(river[-5:])
+    since = since_sets(view, me, o)
+    melds = len(view["melds"][o])
+    m1, m2, m3 = float(melds == 1), float(melds == 2), float(melds >= 3)
+    rows = []
+    for t in kinds:
+        g = tile_features(t, unseen, thrown, t in since[0], shares)
+        honour = t >= 27
+        s1 = float(t in since[1] and t not in since[0])
+        s2 = float(t in since[2] and t not in since[1])
+        near_recent = 0.0
+        within = 0
+        weighted = 0.0
+        if not honour:
+            rank = t % 9
+            near_recent = float((rank > 0 and t - 1 in recent) or (rank < 8 and t + 1 in recent))
+            within = sum(1 for x in own if x != t and x // 9 == t // 9 and abs(x - t) <= 2)
+            weighted = sum(unseen[a] * unseen[b] for a, b in _RUN_SHAPES[t]) / 9.0
+        u3 = unseen[t] >= 3
+        rows.append([*g, s1, s2, float(t in recent), near_recent, within / 3.0, last5[t // 9], weighted / 3.0,
+                     m1, m2, m3, float(honour and u3), float(not honour and u3)])
+    return read_ready_features(view, o), rows
+
+
+READ_READY_COEF: tuple[float, ...] = (
+    -1.706, 0.867, 1.423, 2.945, 4.224, -1.803, 0.018, -3.893, 0.956, -0.567, 0.248,
+)
+"""Log-odds that an opponent is ready (:data:`READ_READY_NAMES`).  Fitted by ``bench/huashui_read.py`` on
+800 games from seed 100000 (100,521 (decision, opponent) rows, 14,366 of them ready)."""
+READ_TILE_COEF: tuple[float, ...] = (
+    -2.701, -5.178, -3.322, -0.791, -0.174, -3.138, -2.340, -2.266, 0.313, 2.282, -0.163, -0.022, -0.403, -1.340,
+    -1.364, -0.865, -1.626, 0.215, -0.303, 0.592, 0.121, 0.077, 0.257, 0.341, -1.945, -2.261,
+)
+"""Log-odds that a tile is one of a ready opponent's waits (:data:`READ_TILE_NAMES`), fitted on the tiles of
+ready seats only (the same run)."""
+
+
+READ_CROSS = (2, 3, 4)
+"""Ready features (two melds, three melds, turns/10) whose products with the tile features (all but the first)
+the crossed tile model adds: what a tile's features say depends on how many tiles the seat still hides."""
+READ_CROSS_COEF: tuple[float, ...] = (
+    -2.818, -2.308, -2.070, -0.866, -0.361, -3.417, -2.643, -2.751, -0.310, 0.582, -0.958, -0.334, -0.867, -0.467,
+    0.031, 0.279, -0.918, 0.294, -0.464, 0.729, 0.322, -0.148, -0.234, -0.042, -2.046, -2.795, -0.286, -1.220,
+    0.037, -0.166, -0.187, -0.336, -0.376, 0.060, -0.934, -0.425, -0.132, -0.142, 0.910, 0.484, 0.352, -0.259,
+    0.305, 0.388, -0.899, 0.361, 0.000, -0.234, 0.000, 0.930, -0.265, -0.034, -0.727, 0.210, 0.642, -0.125, -0.019,
+    0.284, -0.542, -0.710, 0.196, 0.701, -0.045, -0.342, -0.506, 1.520, -0.183, -0.870, 0.328, -1.870, 0.591, 0.000,
+    0.000, -0.042, -0.342, 0.159, -1.669, -0.792, 0.213, 0.255, 0.111, 0.092, 0.313, 0.502, 1.392, 0.730, 0.294,
+    0.207, 0.223, -1.401, -1.146, -0.474, 0.106, -0.393, -0.208, 0.182, 0.088, 0.432, -0.157, -0.008, 0.449,
+)
+"""The crossed tile model (:func:`cross_row` order), fitted by ``bench/huashui_read.py fit --cross`` on the
+same run (ridge 1.0)."""
+
+
+def cross_row(g: Sequence[float], r: Sequence[float]) -> list[float]:
+    """The tile features ``g`` followed by their products (all but the first) with each of :data:`READ_CROSS`."""
+    out = list(g)
+    for k in READ_CROSS:
+        x = r[k]
+        out.extend(v * x for v in g[1:])
+    return out
+
+
+def deal_in_read(view: View, me: int, kinds: Sequence[int], unseen: Sequence[int],
+                 cross: bool = False) -> list[list[float]]:
+    """Like :func:`deal_in`, as two parts: P(the opponent is ready) × P(the tile is a wait | it is ready)
+    (``cross``: the tile part with :func:`cross_row`'s products)."""
+    out: list[list[float]] = []
+    for o in range(4):
+        row = [0.0] * NUM_KINDS
+        out.append(row)
+        if o == me:
+            continue
+        r, per_tile = read_features(view, me, o, kinds, unseen)
+        ready = _sigmoid(sum(c * x for c, x in zip(READ_READY_COEF, r, strict=True)))
+        coef = READ_CROSS_COEF if cross else READ_TILE_COEF
+        for t, g in zip(kinds, per_tile, strict=True):
+            row[t] = ready * _sigmoid(sum(c * x for c, x in zip(coef, cross_row(g, r) if cross else g,
+                                                                 strict=True) if x))
+    return out
+
+
+__all__ = ["DEAL_IN_COEF", "DUI_PAY", "READY_NAMES", "READ_CROSS", "READ_CROSS_COEF", "READ_READY_COEF",
+           "READ_READY_NAMES", "READ_TILE_COEF", "READ_TILE_NAMES", "TILE_NAMES", "WIN_COEF", "WIN_NAMES", "cross_row",
+           "deal_in", "deal_in_read", "fresh_tiles", "read_features", "read_ready_features", "ready_features",
+           "since_sets", "suit_shares", "tile_features", "win_chance", "win_features"]

@@ -1,0 +1,182 @@
+"""Score and refit the 滑水 bot's read of opponents' waits offline (issue 16).
+
+    .venv/bin/python bench/huashui_read.py collect --games 800 --seed 100000 -o /tmp/read_train.pkl
+    .venv/bin/python bench/huashui_read.py collect --games 200 --seed 10000 -o /tmp/read_test.pkl
+    .venv/bin/python bench/huashui_read.py fit /tmp/read_train.pkl /tmp/read_test.pkl
+
+``collect`` plays one efficient bot against three shanten-greedy bots (the study's table) and keeps, at every
+discard decision of every seat, the seat's view (only the public part and its own hand) and, for scoring
+only, each opponent's true waits.  ``fit`` computes the read's features from those views alone
+(``paiju.games.huashui.defence``), fits the two logistic models (is the seat ready; is the tile a wait of a
+ready seat) on the first file and scores the AUCs on the second: whether a seat is ready, which tile a ready
+seat waits on, and the (opponent, tile) product the bot uses.  It prints the coefficients to paste.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from fit_huashui_defence import waits
+
+from paiju.bots.base import Bot, play_out
+from paiju.core.game import View
+from paiju.games.huashui import defence
+from paiju.games.huashui.bots import EfficientBot, Hand, ShantenGreedyBot
+from paiju.games.huashui.config import HuashuiConfig
+from paiju.games.huashui.engine import HuashuiGame
+from paiju.games.huashui.tiles import NUM_KINDS
+
+
+class Keeper:
+    """Wraps a seat's bot; keeps its view and the opponents' true waits at each discard decision."""
+
+    def __init__(self, bot: Bot, game: HuashuiGame, seat: int, rows: list[Any]) -> None:
+        self.bot, self.game, self.seat, self.rows = bot, game, seat, rows
+
+    def act(self, view: View, legal: Sequence[str]) -> str:
+        action = self.bot.act(view, legal)
+        if view.get("claim") or not action.startswith("discard"):
+            return action
+        keep = {k: view[k] for k in ("viewer", "dealer", "hand", "discards", "melds", "wall", "claim")}
+        self.rows.append((keep, [waits(self.game, o) if o != self.seat else {} for o in range(4)]))
+        return action
+
+
+def collect(games: int, seed: int, out: str) -> None:
+    rows: list[Any] = []
+    start = time.process_time()
+    for d in range(games):
+        game = HuashuiGame.new(HuashuiConfig(hands=1), seed + d)
+        hero = d % 4
+        bots = [Keeper(EfficientBot(d * 101 + s) if s == hero else ShantenGreedyBot(s), game, s, rows)
+                for s in range(4)]
+        play_out(game, bots)
+    with open(out, "wb") as f:
+        pickle.dump(rows, f)
+    print(f"{games} games, {len(rows)} decisions, CPU {time.process_time() - start:.0f} s -> {out}")
+
+
+def features(rows: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per (decision, opponent): ready features and label; per (decision, opponent, held kind): tile features,
+    label, and the index of its (decision, opponent) row."""
+    xr, yr, xt, yt, idx, old = [], [], [], [], [], []
+    for view, w in rows:
+        me = view["viewer"]
+        hand = Hand(view)
+        kinds = [t for t in range(NUM_KINDS) if hand.counts[t]]
+        first = defence.deal_in(view, me, kinds, hand.unseen)
+        for o in range(4):
+            if o == me:
+                continue
+            r, per_tile = defence.read_features(view, me, o, kinds, hand.unseen)
+            xr.append(r)
+            yr.append(float(bool(w[o])))
+            for t, f in zip(kinds, per_tile, strict=True):
+                xt.append(f)
+                yt.append(float(t in w[o]))
+                idx.append(len(xr) - 1)
+                old.append(first[o][t])
+    return np.array(xr), np.array(yr), np.array(xt), np.array(yt), np.array(idx), np.array(old)
+
+
+def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-2, steps: int = 30) -> np.ndarray:
+    w = np.zeros(x.shape[1])
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+        grad = x.T @ (p - y) + ridge * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + ridge * np.eye(x.shape[1])
+        w -= np.linalg.solve(hess, grad)
+    return w
+
+
+def auc(score: np.ndarray, y: np.ndarray) -> float:
+    """The chance a random positive scores above a random negative (ties half)."""
+    order = np.argsort(score, kind="mergesort")
+    s = score[order]
+    ranks = np.empty(len(s))
+    i = 0
+    while i < len(s):  # average ranks of ties
+        j = i
+        while j + 1 < len(s) and s[j + 1] == s[i]:
+            j += 1
+        ranks[i:j + 1] = (i + j) / 2 + 1
+        i = j + 1
+    r = np.empty(len(s))
+    r[order] = ranks
+    pos = y > 0.5
+    n1, n0 = pos.sum(), (~pos).sum()
+    return float((r[pos].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
+
+
+def sig(x: np.ndarray) -> np.ndarray:
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -30, 30)))
+    return out
+
+
+def expand(xt: np.ndarray, xr: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """The tile features and their products with the seat's :data:`defence.READ_CROSS` ready features (the
+    order of ``defence.cross_row``)."""
+    r = xr[idx]
+    return np.hstack([xt] + [xt[:, 1:] * r[:, k:k + 1] for k in defence.READ_CROSS])
+
+
+def fit(train: str, test: str, cross: bool = False) -> None:
+    with open(train, "rb") as f:
+        tr = features(pickle.load(f))
+    with open(test, "rb") as f:
+        te = features(pickle.load(f))
+    xr, yr, xt, yt, idx, _ = tr
+    xr2, yr2, xt2, yt2, idx2, old = te
+    if cross:
+        xt, xt2 = expand(xt, xr, idx), expand(xt2, xr2, idx2)
+    wr = logistic(xr, yr)
+    ready_rows = yr[idx] > 0.5
+    wt = logistic(xt[ready_rows], yt[ready_rows], ridge=1.0 if cross else 1e-2)
+    pr = sig(xr2 @ wr)
+    pt = sig(xt2 @ wt)
+    rr = yr2[idx2] > 0.5
+    print(f"train: {len(yr)} (decision, opponent) rows, {int(yr.sum())} ready; {len(yt)} tile rows, "
+          f"{int(yt.sum())} waits; test: {len(yr2)} / {len(yt2)} rows, {rr.sum()} tiles of ready seats, "
+          f"{yt2[rr].mean():.1%} of them waits")
+    print(f"AUC ready {auc(pr, yr2):.3f}; wait among ready seats {auc(pt[rr], yt2[rr]):.3f}; "
+          f"(opponent, tile) product {auc(pr[idx2] * pt, yt2):.3f}")
+    print(f"the first fit (defence.deal_in): wait among ready seats {auc(old[rr], yt2[rr]):.3f}; "
+          f"(opponent, tile) {auc(old, yt2):.3f}")
+    print("READ_READY_COEF = (" + ", ".join(f"{c:.3f}" for c in wr) + ")")
+    for name, c in zip(defence.READ_READY_NAMES, wr, strict=True):
+        print(f"#   {name}: {c:+.3f}")
+    print(("READ_CROSS_COEF" if cross else "READ_TILE_COEF") + " = (" + ", ".join(f"{c:.3f}" for c in wt) + ")")
+    for name, c in zip(defence.READ_TILE_NAMES, wt, strict=False):
+        print(f"#   {name}: {c:+.3f}")
+    p = pr[idx2] * pt
+    order = np.argsort(p)
+    for chunk in np.array_split(order, 10):
+        print(f"#   predicted {p[chunk].mean():.4f}  observed {yt2[chunk].mean():.4f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--games", type=int, default=800)
+    c.add_argument("--seed", type=int, default=100_000)
+    c.add_argument("-o", "--out", required=True)
+    f = sub.add_parser("fit")
+    f.add_argument("train")
+    f.add_argument("test")
+    f.add_argument("--cross", action="store_true",
+                   help="the tile model with products of its features and the seat's melds and turns")
+    args = ap.parse_args()
+    if args.cmd == "collect":
+        collect(args.games, args.seed, args.out)
+    else:
+        fit(args.train, args.test, args.cross)
+
+
+if __name__ == "__main__":
+    main()
