@@ -17,7 +17,7 @@ pungs laid down leave a seven-tile hand), how long it has played, and middle til
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from paiju.core.game import View
 
@@ -119,12 +119,8 @@ def deal_in(view: View, me: int, kinds: Sequence[int], unseen: Sequence[int]) ->
     """Per opponent (seat order, ``me`` included as zeros), the chance each of ``kinds`` is one of its waits."""
     nr = len(READY_NAMES)
     coef = DEAL_IN_COEF
-    out: list[list[float]] = []
-    for o in range(4):
-        row = [0.0] * NUM_KINDS
-        out.append(row)
-        if o == me:
-            continue
+
+    def read(o: int, row: list[float]) -> None:
         f = ready_features(view, o)
         a = sum(c * x for c, x in zip(coef[:nr], f, strict=True))
         thrown = {TILE_OF[x] for x in view["discards"][o]}
@@ -133,6 +129,18 @@ def deal_in(view: View, me: int, kinds: Sequence[int], unseen: Sequence[int]) ->
         for t in kinds:
             g = tile_features(t, unseen, thrown, t in fresh, shares)
             row[t] = _sigmoid(a + sum(c * x for c, x in zip(coef[nr:], g, strict=True)))
+    return _by_opponent(me, read)
+
+
+def _by_opponent(me: int, read: Callable[[int, list[float]], None]) -> list[list[float]]:
+    """Per seat in seat order (``me`` as zeros), a row of chances per kind, filled by ``read(opponent, row)``:
+    the one shape every read of waits returns."""
+    out: list[list[float]] = []
+    for o in range(4):
+        row = [0.0] * NUM_KINDS
+        out.append(row)
+        if o != me:
+            read(o, row)
     return out
 
 
@@ -151,7 +159,6 @@ def win_chance(shanten: int, pair_outs: int, other_outs: int, wall: int, own_mel
                opponent_melds: int) -> float:
     f = win_features(shanten, pair_outs, other_outs, wall, own_melds, opponent_melds)
     return _sigmoid(sum(c * x for c, x in zip(WIN_COEF, f, strict=True) if x))
-
 
 
 
@@ -270,19 +277,15 @@ def deal_in_read(view: View, me: int, kinds: Sequence[int], unseen: Sequence[int
                  cross: bool = False) -> list[list[float]]:
     """Like :func:`deal_in`, as two parts: P(the opponent is ready) × P(the tile is a wait | it is ready)
     (``cross``: the tile part with :func:`cross_row`'s products)."""
-    out: list[list[float]] = []
-    for o in range(4):
-        row = [0.0] * NUM_KINDS
-        out.append(row)
-        if o == me:
-            continue
+    coef = READ_CROSS_COEF if cross else READ_TILE_COEF
+
+    def read(o: int, row: list[float]) -> None:
         r, per_tile = read_features(view, me, o, kinds, unseen)
         ready = _sigmoid(sum(c * x for c, x in zip(READ_READY_COEF, r, strict=True)))
-        coef = READ_CROSS_COEF if cross else READ_TILE_COEF
         for t, g in zip(kinds, per_tile, strict=True):
             row[t] = ready * _sigmoid(sum(c * x for c, x in zip(coef, cross_row(g, r) if cross else g,
                                                                  strict=True) if x))
-    return out
+    return _by_opponent(me, read)
 
 
 __all__ = ["DEAL_IN_COEF", "DUI_PAY", "READY_NAMES", "READ_CROSS", "READ_CROSS_COEF", "READ_READY_COEF",
