@@ -152,9 +152,9 @@ def main() -> None:
                     help="instead: play this many study deals with the oracle's defence (the true waits)")
     args = ap.parse_args()
     if args.ceiling:
-        ceiling(args.ceiling, [("model", {"defence": False}), ("model", {"danger_scale": 2.0}),
-                               ("model", {"danger_scale": 2.0, "pung_model": 1.0}),
-                               ("oracle", {"danger_scale": 2.0})])
+        ceiling(args.ceiling, [("model", {"defence": False}), ("model", {"defence": True, "danger_scale": 2.0}),
+                               ("model", {"defence": True, "danger_scale": 2.0, "pung_model": 1.0}),
+                               ("oracle", {"defence": True, "danger_scale": 2.0})])
         return
     start = time.process_time()
     danger: list[Any] = []
@@ -164,7 +164,8 @@ def main() -> None:
     for d in range(args.games):
         game = HuashuiGame.new(HuashuiConfig(hands=1), args.seed + d)
         hero = d % 4
-        bots = [Recorder(EfficientBot(d * 101 + s) if s == hero else ShantenGreedyBot(s), game, s, danger, wins)
+        bots = [Recorder(EfficientBot(d * 101 + s, defence=True) if s == hero else ShantenGreedyBot(s), game, s,
+                         danger, wins)
                 for s in range(4)]
         play_out(game, bots)
         winners = game.last_result["winners"] if game.last_result else []

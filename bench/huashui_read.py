@@ -53,7 +53,7 @@ def collect(games: int, seed: int, out: str) -> None:
     for d in range(games):
         game = HuashuiGame.new(HuashuiConfig(hands=1), seed + d)
         hero = d % 4
-        bots = [Keeper(EfficientBot(d * 101 + s) if s == hero else ShantenGreedyBot(s), game, s, rows)
+        bots = [Keeper(EfficientBot(d * 101 + s, defence=True) if s == hero else ShantenGreedyBot(s), game, s, rows)
                 for s in range(4)]
         play_out(game, bots)
     with open(out, "wb") as f:

@@ -46,15 +46,15 @@ def test_far_from_ready_against_a_ready_looking_seat_the_bot_throws_the_safe_til
     round it) is given up for 5p, which breaks 3456p but cannot deal in."""
     view = table("25m3456669p25789s", **READY_LOOKING)  # type: ignore[arg-type]
     legal = [f"discard {x}" for x in dict.fromkeys(view["hand"])]
-    assert EfficientBot(0, defence=False).act(view, legal) == "discard 2m"
-    assert EfficientBot(0).act(view, legal) == "discard 5p"
+    assert EfficientBot(0).act(view, legal) == "discard 2m"           # the default plays for speed
+    assert EfficientBot(0, defence=True).act(view, legal) == "discard 5p"
 
 
 def test_ready_with_live_waits_the_bot_keeps_its_hand() -> None:
     """Ready early in the hand, nobody near: the efficient discard stands whatever it costs in safety."""
     view = table("123m456p789s11z55s9p", rivers=["", "1z", "2z", "3z"], melds=[[], [], [], []], wall=70)
     legal = [f"discard {x}" for x in dict.fromkeys(view["hand"])]
-    assert EfficientBot(0).act(view, legal) == EfficientBot(0, defence=False).act(view, legal) == "discard 9p"
+    assert EfficientBot(0, defence=True).act(view, legal) == EfficientBot(0).act(view, legal) == "discard 9p"
 
 
 def test_outcomes_agree_with_the_win_event() -> None:

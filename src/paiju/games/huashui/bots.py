@@ -225,9 +225,10 @@ class EfficientBot:
     pung), ``fresh_safe`` (tiles thrown since an opponent's last discard count as safe against it),
     ``honour_bonus`` (push lone honours out first), ``honour_pair_weight`` (a different weight for honour pairs),
     ``defence`` / ``danger_scale`` / ``win_value`` / ``dealt_relief`` (trade the efficient discard for a safer one
-    by the fitted models of :mod:`.defence`), ``pung_model`` (碰 by the fitted win chance, off), ``read``
-    (``"fit"``: the one-part fitted read of waits; ``"split"``: P(ready) × P(wait | ready),
-    :func:`.deal_in_read`; ``"cross"``: the same with the tile part crossed with the seat's melds and turns).
+    by the fitted models of :mod:`.defence`; off by default: it lowers deal-in but costs points,
+    docs/bots/huashui.md), ``pung_model`` (碰 by the fitted win chance, off), ``read`` (``"fit"``: the one-part
+    fitted read of waits; ``"split"``: P(ready) × P(wait | ready), :func:`.deal_in_read`; ``"cross"``: the same
+    with the tile part crossed with the seat's melds and turns).
     """
 
     def __init__(self, seed: int = 0, *, pair_weight: float = 3.0, honour_pair_weight: float | None = None,
@@ -235,7 +236,7 @@ class EfficientBot:
                  keep_share: float = 1.0, pung_gain: float = 1.5, pung_upto: int = 9, decline: bool = True,
                  decline_ratio: float = 3.0, hold_wall: int = 999, hold_live: int = 4, ready_value: bool = False,
                  edge_feed: float = 1.0, feed: float = 0.0, fresh_safe: bool = False,
-                 honour_bonus: float = 0.0, defence: bool = True, win_value: float = 9.5,
+                 honour_bonus: float = 0.0, defence: bool = False, win_value: float = 9.5,
                  dealt_relief: float = 2.0, danger_scale: float = 2.0, pung_model: float | None = None,
                  read: str = "fit") -> None:
         self.rng = random.Random(seed)
