@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from paiju.core.errors import NotationError
 from paiju.games.weimaque import WeimaqueConfig
 from paiju.games.weimaque.cards import alias, parse_card, parse_cards
-from paiju.games.weimaque.mingtang import REGISTRY, context, hits, score_win
+from paiju.games.weimaque.mingtang import REGISTRY, Mingtang, context, hits, score_win
 from paiju.games.weimaque.rules import (
     best_win,
     decompositions,
@@ -400,3 +402,10 @@ def test_the_win_table_agrees_with_a_search() -> None:
         assert is_complete(c) is searched(c), c
         complete += searched(c)
     assert complete > 500
+
+
+@pytest.mark.parametrize("m", REGISTRY, ids=lambda m: m.key)
+def test_every_mingtang_reads_in_english(m: Mingtang) -> None:
+    """The English log names each 名堂 in English words: a 团圆 or 对倒 left in would show Chinese to a
+    player who chose English (the browser test met one only when a bot happened to win a 印胡)."""
+    assert not re.search(r"[\u4e00-\u9fff]", m.en), m.en

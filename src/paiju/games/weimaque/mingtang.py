@@ -180,7 +180,7 @@ def _shou_qian_shou(ctx: WinContext) -> int:
 
 
 REGISTRY: tuple[Mingtang, ...] = (
-    Mingtang("yin_hu", "印胡", "seal (red 团圆)", "add", "yin", _yin),
+    Mingtang("yin_hu", "印胡", "seal (a red reunion)", "add", "yin", _yin),
     Mingtang("chun_yin", "纯印", "pure seal", "add", "yin", _chun_yin),
     Mingtang("duo_hong", "多红", "many reds", "add", "duo_hong", _duo_hong),
     Mingtang("duizi_hu", "对子胡", "all triples", "mult", "mult", _duizi),
@@ -189,19 +189,19 @@ REGISTRY: tuple[Mingtang, ...] = (
     Mingtang("dian_hu", "点胡", "one red", "mult", "mult", _dian_hu),
     Mingtang("man_yuan_hua", "满园花", "red in every group", "add", "man_yuan_hua", _man_yuan_hua),
     Mingtang("da_xiao_zi_hu", "大/小字胡", "one size only", "add", "da_xiao_zi_hu", _one_size),
-    Mingtang("zhuo_hu", "卓胡", "two 团圆", "add", "zhuo", _zhuo),
-    Mingtang("zimei_zhuo", "姊妹卓", "two adjacent 团圆", "add", "zhuo", _zimei),
-    Mingtang("san_luan_zhuo", "三乱卓", "three 团圆", "add", "zhuo", _san_luan),
-    Mingtang("zimei_zhuo_tuo", "姊妹卓带拖", "two adjacent 团圆 and one more", "add", "zhuo", _zimei_tuo),
-    Mingtang("zusun_zhuo", "祖孙卓", "three adjacent 团圆", "add", "zhuo", _zusun),
-    Mingtang("zusun_zhuo_tuo", "祖孙卓带拖", "three adjacent 团圆 and one more", "add", "zhuo", _zusun_tuo),
+    Mingtang("zhuo_hu", "卓胡", "two reunions", "add", "zhuo", _zhuo),
+    Mingtang("zimei_zhuo", "姊妹卓", "two adjacent reunions", "add", "zhuo", _zimei),
+    Mingtang("san_luan_zhuo", "三乱卓", "three reunions", "add", "zhuo", _san_luan),
+    Mingtang("zimei_zhuo_tuo", "姊妹卓带拖", "two adjacent reunions and one more", "add", "zhuo", _zimei_tuo),
+    Mingtang("zusun_zhuo", "祖孙卓", "three adjacent reunions", "add", "zhuo", _zusun),
+    Mingtang("zusun_zhuo_tuo", "祖孙卓带拖", "three adjacent reunions and one more", "add", "zhuo", _zusun_tuo),
     Mingtang("haidi_hu", "海底胡", "won on the last card", "add", "haidi_hu", _haidi),
     Mingtang("dan_diao", "单吊", "single wait", "add", "dan_diao", _dandiao),
-    Mingtang("ba_peng_tou", "八碰头", "八 and 捌 both 团圆", "add", "ba_peng_tou", _ba_peng_tou),
-    Mingtang("jia_ba_peng_tou", "假八碰头", "a number 团圆 in both sizes", "add", "jia_ba_peng_tou",
+    Mingtang("ba_peng_tou", "八碰头", "small and big eights both reunions", "add", "ba_peng_tou", _ba_peng_tou),
+    Mingtang("jia_ba_peng_tou", "假八碰头", "one number a reunion in both sizes", "add", "jia_ba_peng_tou",
              _jia_ba_peng_tou),
-    Mingtang("bei_kao_bei", "背靠背", "对倒 of one number, small and big", "add", "duidao", _bei_kao_bei),
-    Mingtang("shou_qian_shou", "手牵手", "对倒 of adjacent numbers", "add", "duidao", _shou_qian_shou),
+    Mingtang("bei_kao_bei", "背靠背", "two-pair wait on one number, small and big", "add", "duidao", _bei_kao_bei),
+    Mingtang("shou_qian_shou", "手牵手", "two-pair wait on adjacent numbers", "add", "duidao", _shou_qian_shou),
 )
 BY_KEY = {m.key: m for m in REGISTRY}
 
