@@ -536,12 +536,14 @@ class OddsBot:
                "responses": [None] * len(view["calls"]), "arrangement": view["arrangement"]}
         read_round(reads, now, me, known, mask)
         blind = p_blind(reads, b, me, len(view["calls"]))
+        if blind < BLIND_FIRES:
+            return False
         h, t = _keys(view["arrangement"][me])
         lose_any = idx.above(h, t, mask).bit_count() / (mask.bit_count() or 1)
         strong = mask & idx.flagged
         lose_deny = idx.above(h, t, strong).bit_count() / (strong.bit_count() or 1)
         ev = blind * (2 - 4 * lose_any) + (1 - blind) * (2 - 4 * lose_deny)   # compare: ×2 either way
-        return blind >= BLIND_FIRES and ev > -1.0                                 # drink: ×1
+        return ev > -1.0                                                          # drink: ×1
 
     # -- odds -----------------------------------------------------------------------------------------
     @staticmethod

@@ -46,8 +46,7 @@ SCALE = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 12.0, 
 
 def fitness(weights: Weights, start: int, deals: int) -> float:
     """Mean 息 won per hand of ``weights`` in one seat against two hand-set smart bots, deals ``start``…"""
-    row = duel_row(partial(SmartBot, weights=weights), SmartBot, start)
-    return statistics.fmean(row.play(d).sample for d in range(deals))
+    return statistics.fmean(samples(weights, start, deals))
 
 
 def samples(weights: Weights, start: int, deals: int) -> list[float]:
