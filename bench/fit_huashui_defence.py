@@ -137,7 +137,7 @@ def ceiling(deals: int, variants: list[tuple[str, dict[str, Any]]]) -> None:
 def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 25) -> np.ndarray:
     w = np.zeros(x.shape[1])
     for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))   # clipped: separable features would overflow
         grad = x.T @ (p - y) + ridge * w
         hess = (x * (p * (1 - p))[:, None]).T @ x + ridge * np.eye(x.shape[1])
         w -= np.linalg.solve(hess, grad)

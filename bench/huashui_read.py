@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from fit_huashui_defence import waits
+from fit_huashui_defence import logistic, waits
 
 from paiju.bots.base import Bot, play_out
 from paiju.core.game import View
@@ -84,16 +84,6 @@ def features(rows: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return np.array(xr), np.array(yr), np.array(xt), np.array(yt), np.array(idx), np.array(old)
 
 
-def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-2, steps: int = 30) -> np.ndarray:
-    w = np.zeros(x.shape[1])
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
-        grad = x.T @ (p - y) + ridge * w
-        hess = (x * (p * (1 - p))[:, None]).T @ x + ridge * np.eye(x.shape[1])
-        w -= np.linalg.solve(hess, grad)
-    return w
-
-
 def auc(score: np.ndarray, y: np.ndarray) -> float:
     """The chance a random positive scores above a random negative (ties half)."""
     order = np.argsort(score, kind="mergesort")
@@ -134,9 +124,9 @@ def fit(train: str, test: str, cross: bool = False) -> None:
     xr2, yr2, xt2, yt2, idx2, old = te
     if cross:
         xt, xt2 = expand(xt, xr, idx), expand(xt2, xr2, idx2)
-    wr = logistic(xr, yr)
+    wr = logistic(xr, yr, ridge=1e-2, steps=30)
     ready_rows = yr[idx] > 0.5
-    wt = logistic(xt[ready_rows], yt[ready_rows], ridge=1.0 if cross else 1e-2)
+    wt = logistic(xt[ready_rows], yt[ready_rows], ridge=1.0 if cross else 1e-2, steps=30)
     pr = sig(xr2 @ wr)
     pt = sig(xt2 @ wt)
     rr = yr2[idx2] > 0.5
