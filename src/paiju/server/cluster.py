@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("paiju.server.cluster")
 
+QUICK_SEAT_SECONDS = 3600
+"""How long the room remembers a player's quick seat (quick.py): far past any quick table's wait for bots."""
+
 def _text(b: Any) -> str:
     """Redis answers bytes (the client does not decode: frames carry views as they are)."""
     return b.decode() if isinstance(b, bytes) else str(b)
@@ -865,6 +868,16 @@ class RedisCluster(Cluster):
     async def quick_remove(self, game: str, table_id: str) -> None:
         with contextlib.suppress(Exception):  # a stale entry is dropped by the next join that finds it
             await self.redis.zrem(self._key("quick", game), table_id)
+
+    async def quick_mine(self, game: str, player_id: str) -> str | None:
+        """The quick table this player was last seated at for ``game`` (it may have started since)."""
+        tid = await self.redis.get(self._key("quickseat", game, player_id))
+        return None if tid is None else _text(tid)
+
+    async def quick_seated(self, game: str, player_id: str, table_id: str) -> None:
+        """Remember the seat here, not only in the lobby hint: the hint is written 50 ms late, so an owner that
+        dies just after seating someone may leave a hint that shows their seat empty."""
+        await self.redis.set(self._key("quickseat", game, player_id), table_id, ex=QUICK_SEAT_SECONDS)
 
     # ---- the lobby ------------------------------------------------------------------------------------
     def changed(self, table: CardTable) -> None:

@@ -75,12 +75,14 @@ class QuickMatch:
         assert isinstance(cluster, RedisCluster)
         async with self._joining, cluster.locked(f"quick:{game}"):
             listed = await cluster.quick_tables(game)
+            seated = await cluster.quick_mine(game, player.id)
 
             def order(item: tuple[str, dict[str, Any] | None]) -> tuple[bool, int]:
-                """Their own table first, then the fullest (by the lobby's hint; oldest first among equals).  A
-                table not in the lobby yet (its owner writes it 50 ms late) may be theirs: first too."""
-                info = item[1]
-                if info is None:
+                """Their own table first (as remembered, or by the lobby's hint), then the fullest (by the hint;
+                oldest first among equals).  A table not in the lobby yet (its owner writes it 50 ms late) may be
+                theirs: first too."""
+                tid, info = item
+                if info is None or tid == seated:
                     return False, 0
                 seats = info.get("seats") or []
                 mine = any((s.get("player") or {}).get("id") == player.id for s in seats)
@@ -89,7 +91,9 @@ class QuickMatch:
             for item in sorted(listed, key=order):
                 tid = item[0]
                 try:
-                    return await cluster.call(tid, "quick_sit", player, {})
+                    info = await cluster.call(tid, "quick_sit", player, {})
+                    await cluster.quick_seated(game, player.id, tid)
+                    return info
                 except RoomError as e:
                     if e.code == ErrorCode.OWNER_UNAVAILABLE:
                         if not order(item)[0]:  # their seat (maybe) is between owners: not a second one elsewhere
@@ -101,6 +105,7 @@ class QuickMatch:
                     raise
             table = await self._open(player, game)
             await cluster.quick_add(game, table)
+            await cluster.quick_seated(game, player.id, table.id)
             return table.info(for_player=player)
 
     async def sit_here(self, player: Player, table: CardTable, data: dict[str, Any]) -> dict[str, Any]:
