@@ -12,7 +12,8 @@ Several workers (cluster.py): the waiting list is the room's, a sorted set per g
 a room-wide lock per game, so two people pressing at two workers land at the same table.  A seat is taken at
 the table's owner (a call, ``quick_sit``), which alone keeps the table's bot timer: the bots come once.  A
 table whose owner died is taken over by the next press that finds it (the call claims it), and its new owner
-starts the timer again.
+starts the timer again.  Each player's quick seat is remembered in Redis too: the lobby's hint of a table
+is written 50 ms late, and a press must find its own seat even when the hint still shows it empty.
 """
 
 from __future__ import annotations
