@@ -15,11 +15,13 @@ from paiju.games.weimaque.bots import (
     ClosestToWinBot,
     SmartBot,
     TunedBot,
+    _Seen,
     hand_value,
     waits,
 )
 from paiju.games.weimaque.cards import counts_of, parse_cards
 from paiju.games.weimaque.cli import format_event, parse_input, render
+from paiju.games.weimaque.config import WeimaqueConfig
 
 from .test_weimaque_engine import WAIT_BA, discard, make_deal, reach, shown
 
@@ -71,6 +73,22 @@ def test_bots_take_a_win(bot: SmartBot) -> None:
 def test_waits_are_the_cards_that_win_with_enough_xi(hand: str, melds: tuple[tuple[str, tuple[int, ...]], ...],
                                                       expected: tuple[tuple[int, int], ...]) -> None:
     assert waits(tuple(counts_of(parse_cards(hand))), melds) == expected
+
+
+BLACK_KAN = "一一一 六六六 九九九 三四五 叁肆伍 壹贰叁 捌"
+"""9 硬息: ready on 捌 only where a table asks fewer than 10."""
+
+
+def test_the_tuned_bot_scores_waits_by_the_tables_rules() -> None:
+    counts = tuple(counts_of(parse_cards(BLACK_KAN)))
+    low = WeimaqueConfig(min_hard_xi=6)
+    assert waits(counts, ()) == () and [c for c, _ in waits(counts, (), low)] == [17]
+    bot = TunedBot(0)
+    for config, ready in ((WeimaqueConfig(), False), (low, True)):
+        g = WeimaqueGame.from_deal(make_deal({0: BLACK_KAN.replace(" ", "")}), config)
+        seen = _Seen(g.view(0))  # the view carries the rules: every seat knows them
+        assert seen.rules == config
+        assert (bot.ready(seen, list(counts), ()) > 0) is ready
 
 
 @pytest.mark.parametrize(("hand", "smart", "tuned"), [

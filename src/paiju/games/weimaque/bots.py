@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import IS_RED, NUM_KINDS, alias, parse_card
+from .config import WeimaqueConfig
 from .rules import best_win, is_complete
 
 Weights = tuple[float, ...]
@@ -92,10 +93,21 @@ def hand_value(hand: Sequence[int], live: Sequence[int], w: Weights, meld_reds: 
 Melds = tuple[tuple[str, tuple[int, ...]], ...]
 
 
+DEFAULT_RULES = WeimaqueConfig()
+
+
+@lru_cache(maxsize=64)
+def rules_of(items: tuple[tuple[str, Any], ...]) -> WeimaqueConfig:
+    """The table's rules from its view (a few tables' worth kept: every decision reads them)."""
+    return WeimaqueConfig.from_dict(dict(items))
+
+
 @lru_cache(maxsize=1 << 16)
-def waits(hand: tuple[int, ...], melds: Melds) -> tuple[tuple[int, int], ...]:
+def waits(hand: tuple[int, ...], melds: Melds, config: WeimaqueConfig = DEFAULT_RULES
+          ) -> tuple[tuple[int, int], ...]:
     """(card, total 息) for every card that would win this hand if someone drew it (scored as another player's
-    draw: a held pair completed is a 碰), only wins with enough 硬息: what the block search cannot see."""
+    draw: a held pair completed is a 碰), only wins with the 硬息 the table's rules ask, valued by its 名堂
+    table: what the block search cannot see."""
     out = []
     h = list(hand)
     for c in range(NUM_KINDS):
@@ -105,7 +117,7 @@ def waits(hand: tuple[int, ...], melds: Melds) -> tuple[tuple[int, int], ...]:
         done = is_complete(h)
         h[c] -= 1
         if done:
-            win = best_win(hand, melds, c, own_draw=False, counts=True)
+            win = best_win(hand, melds, c, own_draw=False, config=config, counts=True)
             if win is not None:
                 out.append((c, win.total))
     return tuple(out)
@@ -116,6 +128,8 @@ class _Seen:
 
     def __init__(self, view: dict[str, Any]) -> None:
         self.me: int = view["viewer"]
+        rules = view.get("rules")
+        self.rules = rules_of(tuple(sorted(rules.items()))) if rules else DEFAULT_RULES
         self.hand = [0] * NUM_KINDS
         for c in view.get("hand", []):
             self.hand[parse_card(c)] += 1
@@ -176,7 +190,7 @@ class _HandBot:
         if not (w[15] or w[16]) or seen.in_stock <= 0.0:
             return 0.0
         return seen.in_stock * sum(seen.unseen[c] * (w[15] + w[16] * total / 10.0)
-                                   for c, total in waits(tuple(hand), melds))
+                                   for c, total in waits(tuple(hand), melds, seen.rules))
 
     def best_discard(self, seen: _Seen, hand: list[int], allowed: Sequence[int],
                      meld_reds: int | None = None, melds: Melds | None = None) -> tuple[float, int]:

@@ -66,6 +66,7 @@ class WeimaqueGame(WeimaqueState):
         self.tally = [0.0] * 4
         self.results = []
         self.last_result = None
+        self.rules = self.config.to_dict()
         self.pending_events = []
         if deal is not None:
             dealer, hands, stock = self._parse_deal(deal)

@@ -69,6 +69,7 @@ class WeimaqueState(Game[WeimaqueConfig]):
     tally: Annotated[list[float], COPY]
     results: Annotated[list[dict[str, Any]], COPY]  # one result per hand, never changed once made
     last_result: Annotated[dict[str, Any] | None, SHARED]  # replaced at each settlement
+    rules: Annotated[dict[str, Any], SHARED]  # the config as a dict, in every view (bots score wins by it)
     pending_events: Annotated[list[Event], COPY]  # events made between actions (the next hand's start)
     dealer: Seat
     watcher: Seat

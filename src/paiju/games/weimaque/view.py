@@ -76,6 +76,7 @@ def build(g: WeimaqueState, viewer: int) -> View:
     view: View = {
         "table": table_block("paper", phase_label(g), info, seats, center=middle, last_result=g.last_result),
         "hand_no": g.hand_no,
+        "rules": g.rules,
         "dealer": g.dealer,
         "watcher": g.watcher,
         "players": list(g.players()),
