@@ -507,14 +507,13 @@ def test_two_players_quick_matching_at_two_workers_meet(cluster: Any) -> None:
     # write of the seat once did that, and the next press opened a second table)
     import redis
 
-    r = redis.Redis.from_url(REDIS_URL or "")
-    hint_key = f"{cluster.prefix}:info"
-    wait_for(lambda: r.hget(hint_key, mine["id"]) is not None, 5)
+    hints, hint_key = redis.Redis.from_url(REDIS_URL or ""), f"{cluster.prefix}:info"
+    wait_for(lambda: hints.hget(hint_key, mine["id"]) is not None, 5)
     a.stop(signal.SIGKILL)
-    hint = json.loads(r.hget(hint_key, mine["id"]) or "{}")
+    hint = json.loads(hints.hget(hint_key, mine["id"]) or "{}")
     hint["seats"][0]["player"] = None
-    r.hset(hint_key, mine["id"], json.dumps(hint))
-    r.close()
+    hints.hset(hint_key, mine["id"], json.dumps(hint))
+    hints.close()
     again = wait_for(lambda: (r := s.post(b, "/api/quick", {"game": "huashui"})).status_code == 200 and r.json(), 15)
     assert again["id"] == mine["id"] and again["seats"][0]["player"]["id"] == s.id and again["quick_deadline"]
     wait_for(lambda: b.http.get(f"/api/tables/{mine['id']}").json()["status"] == "playing", 10)  # bots, at b now

@@ -52,6 +52,7 @@ log = logging.getLogger("paiju.server.cluster")
 QUICK_SEAT_SECONDS = 3600
 """How long the room remembers a player's quick seat (quick.py): far past any quick table's wait for bots."""
 
+
 def _text(b: Any) -> str:
     """Redis answers bytes (the client does not decode: frames carry views as they are)."""
     return b.decode() if isinstance(b, bytes) else str(b)
