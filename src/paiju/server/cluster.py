@@ -854,14 +854,22 @@ class RedisCluster(Cluster):
             with contextlib.suppress(Exception):
                 await self._unlock(keys=[key], args=[token])
 
-    async def quick_tables(self, game: str) -> list[tuple[str, dict[str, Any] | None]]:
+    async def quick_tables(self, game: str, player_id: str
+                           ) -> tuple[list[tuple[str, dict[str, Any] | None]], str | None]:
         """The game's waiting quick tables, oldest first, each with its lobby entry if there is one (a hint
-        of its seats: the owner decides)."""
-        tids = [_text(t) for t in await self.redis.zrange(self._key("quick", game), 0, -1)]
+        of its seats: the owner decides); and the quick table the player was last seated at (it may have
+        started since), read in the same round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zrange(self._key("quick", game), 0, -1)
+            pipe.get(self._key("quickseat", game, player_id))
+            listed, seated = await pipe.execute()
+        mine = None if seated is None else _text(seated)
+        tids = [_text(t) for t in listed]
         if not tids:
-            return []
+            return [], mine
         infos: Any = await self.redis.hmget(self._key("info"), tids)
-        return [(tid, None if text is None else json.loads(text)) for tid, text in zip(tids, infos, strict=True)]
+        return [(tid, None if text is None else json.loads(text))
+                for tid, text in zip(tids, infos, strict=True)], mine
 
     async def quick_add(self, game: str, table: CardTable) -> None:
         await self.redis.zadd(self._key("quick", game), {table.id: table.row.created_at})
@@ -869,11 +877,6 @@ class RedisCluster(Cluster):
     async def quick_remove(self, game: str, table_id: str) -> None:
         with contextlib.suppress(Exception):  # a stale entry is dropped by the next join that finds it
             await self.redis.zrem(self._key("quick", game), table_id)
-
-    async def quick_mine(self, game: str, player_id: str) -> str | None:
-        """The quick table this player was last seated at for ``game`` (it may have started since)."""
-        tid = await self.redis.get(self._key("quickseat", game, player_id))
-        return None if tid is None else _text(tid)
 
     async def quick_seated(self, game: str, player_id: str, table_id: str) -> None:
         """Remember the seat here, not only in the lobby hint: the hint is written 50 ms late, so an owner that

@@ -75,8 +75,7 @@ class QuickMatch:
         cluster = self.room.cluster
         assert isinstance(cluster, RedisCluster)
         async with self._joining, cluster.locked(f"quick:{game}"):
-            listed = await cluster.quick_tables(game)
-            seated = await cluster.quick_mine(game, player.id)
+            listed, seated = await cluster.quick_tables(game, player.id)
 
             def order(item: tuple[str, dict[str, Any] | None]) -> tuple[bool, int]:
                 """Their own table first (as remembered, or by the lobby's hint), then the fullest (by the hint;
