@@ -128,8 +128,7 @@ class _Seen:
 
     def __init__(self, view: dict[str, Any]) -> None:
         self.me: int = view["viewer"]
-        rules = view.get("rules")
-        self.rules = rules_of(tuple(sorted(rules.items()))) if rules else DEFAULT_RULES
+        self.rules = rules_of(tuple(sorted(view["rules"].items())))
         self.hand = [0] * NUM_KINDS
         for c in view.get("hand", []):
             self.hand[parse_card(c)] += 1
