@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket
 
 from paiju.server import storage as st
 from paiju.server.auth import Player
+from paiju.server.bots import TableBots, default_bot_factory
 from paiju.server.broadcast import Broadcaster
 from paiju.server.errors import ErrorCode, RoomError
 from paiju.server.seats import DISCONNECTED, LEFT, Seats
@@ -97,6 +98,28 @@ def test_a_seat_comes_back_only_after_a_disconnection() -> None:
     back = seats.give_back(0)
     assert back is not None and (back.bot, back.replaced) == (None, None)
     assert seats.give_back(0) is None
+
+
+def test_a_bots_choice_depends_on_the_state_not_on_how_often_or_when_it_was_asked() -> None:
+    """A re-ask for one state (the table moved while the bot thought, then came back) and a table rebuilt
+    after a restart give the same choice: each decision is seeded by (table, seat, move)."""
+    legal = [f"a{i}" for i in range(50)]
+
+    async def choices(bots: TableBots, moves: range) -> list[str | None]:
+        bot = bots.bot(1, "random")
+        return [await bots.choose(bot, 1, m, {}, legal) for m in moves]
+
+    async def run() -> None:
+        played = TableBots(default_bot_factory, "t1", "huashui", 77)
+        first = await choices(played, range(10))
+        again = await choices(played, range(5, 10))  # asked again for moves it already answered
+        rebuilt = await choices(TableBots(default_bot_factory, "t1", "huashui", 77), range(5, 10))
+        assert again == first[5:] == rebuilt
+        assert len(set(first)) > 3  # a seed per move, not one seed for every move
+        other = await choices(TableBots(default_bot_factory, "t2", "huashui", 78), range(10))
+        assert other != first  # and per table
+
+    asyncio.run(run())
 
 
 # ---- the broadcaster ----------------------------------------------------------------------------------------

@@ -35,6 +35,17 @@ class RandomBot:
 BotFactory = Callable[[int], Bot]
 
 
+def reseed(bot: Bot, seed: int) -> None:
+    """Restart a bot's generator (its ``rng``, the attribute every paiju bot draws from) for one decision.
+
+    The card room calls this with a seed of (table, seat, move number) before each move it asks for, so the
+    same state gets the same choice however often, and whenever, the bot is asked: a re-ask after the table
+    moved, a table rebuilt after a restart.  A bot without an ``rng`` is left alone."""
+    rng = getattr(bot, "rng", None)
+    if isinstance(rng, random.Random):
+        rng.seed(seed)
+
+
 def _game_bots(game: str) -> dict[str, BotFactory]:
     """The bots the game's registry entry names, strongest first; ``random`` is always there."""
     bots: dict[str, BotFactory] = {"random": RandomBot}

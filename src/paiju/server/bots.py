@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from paiju.bots.base import STRENGTHS, Bot, RandomBot, bot_maker, strength_kinds
+from paiju.bots.base import STRENGTHS, Bot, RandomBot, bot_maker, reseed, strength_kinds
 
 from .errors import ErrorCode, RoomError
 from .search import SearchPool
@@ -86,8 +86,11 @@ def default_bot_factory(game: str, kind: str, seed: int) -> Bot:
 
 
 class TableBots:
-    """One table's bots, made on first use per seat (seeded from the table's seed, so a rebuilt table's
-    bots are the same bots), and which seats have a move asked for or under way."""
+    """One table's bots, made on first use per seat, and which seats have a move asked for or under way.
+
+    Each decision is seeded by (table seed, seat, move number), so a bot's choice depends on the state alone:
+    asked twice for one state (the table moved while it thought, then came back to it), or after a restart
+    rebuilt the table, it chooses the same."""
 
     def __init__(self, factory: BotFactory, table_id: str, game: str, seed: int,
                  search: SearchPool | None = None) -> None:
@@ -102,6 +105,10 @@ class TableBots:
 
     def _seed(self, seat: int) -> int:
         return (self.seed * 31 + seat) % 2**62
+
+    def decision_seed(self, seat: int, move: int) -> int:
+        """The seed of ``seat``'s decision after ``move`` actions (a table's update seq)."""
+        return (self._seed(seat) * 1_000_003 + move) % 2**62
 
     def kind(self, bot: str) -> str:
         """The bot kind a seat's ``bot`` names (a strength through the game's strengths, else itself)."""
@@ -148,25 +155,27 @@ class TableBots:
         """A move is asked of ``seat``'s bot for update ``seq``."""
         self._asked[seat] = seq
 
-    async def choose(self, bot: Bot, seat: int, view: dict[str, Any], legal: list[str],
+    async def choose(self, bot: Bot, seat: int, move: int, view: dict[str, Any], legal: list[str],
                      name: str | None = None) -> str | None:
-        """The choice of the seat whose ``bot`` is ``name``: a search in a worker process for a searching seat,
-        else (or when the pool says no) ``bot``'s on a worker thread; None if it failed.  ``seat`` is in
-        ``thinking`` from the call (before anything waits: the caller's lock is just released) until the
-        choice is back."""
+        """The choice, after ``move`` actions, of the seat whose ``bot`` is ``name``: a search in a worker
+        process for a searching seat, else (or when the pool says no) ``bot``'s on a worker thread; None if it
+        failed.  ``seat`` is in ``thinking`` from the call (before anything waits: the caller's lock is just
+        released) until the choice is back."""
         self.thinking.add(seat)
+        seed = self.decision_seed(seat, move)
         try:
             if name is not None and self.search is not None and self.searches(name):
                 maker = bot_maker(self.game, self.kind(STRONG))
-                action = await self.search.decide(maker, self._seed(seat), view, legal)
+                action = await self.search.decide(maker, seed, view, legal)
                 if action is not None:
                     return action
-            return await asyncio.to_thread(self._ask, bot, view, legal, seat)
+            return await asyncio.to_thread(self._ask, bot, seed, view, legal, seat)
         finally:
             self.thinking.discard(seat)
 
-    def _ask(self, bot: Bot, view: dict[str, Any], legal: list[str], seat: int) -> str | None:
+    def _ask(self, bot: Bot, seed: int, view: dict[str, Any], legal: list[str], seat: int) -> str | None:
         try:
+            reseed(bot, seed)
             action = bot.act(view, legal)
         except Exception:
             log.exception("table %s: bot failed at seat %d", self.table_id, seat)

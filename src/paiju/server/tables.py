@@ -677,7 +677,7 @@ class CardTable:
             view = json.loads(dumps(self.game.view(seat, copy=False))) if self.bots.needs_view(bot, name) else {}
             # a paced step (升级's deal, 0.2 s) is too short for a search: the seat's fast bot answers it
             paced = self.game.window(seat) == Window.PACE
-        action = await self.bots.choose(bot, seat, view, legal, None if paced else name)
+        action = await self.bots.choose(bot, seat, seq, view, legal, None if paced else name)
         async with self.lock:
             if not self._can_decide(seat, seq, bot_only=bot_only):
                 # the table moved on while the bot thought (a simultaneous decision); if the seat must still
