@@ -1,6 +1,7 @@
 """Fit the 滑水 bot's defence models (``paiju.games.huashui.defence``) on self-play read omnisciently.
 
     .venv/bin/python bench/fit_huashui_defence.py --games 1500 --seed 100000
+    .venv/bin/python bench/fit_huashui_defence.py --ceiling 200 [--parts ready|which]
 
 Plays one efficient bot against three shanten-greedy bots (the study's table, the efficient bot's seat
 rotating with the deal), and at every discard decision of every seat records, from that seat's view only,
@@ -25,10 +26,16 @@ from paiju.core.game import View
 from paiju.games.huashui.bots import EfficientBot, Hand, ShantenGreedyBot
 from paiju.games.huashui.config import HuashuiConfig
 from paiju.games.huashui.defence import (
+    READ_CROSS_COEF,
+    READ_READY_COEF,
     READY_NAMES,
     TILE_NAMES,
     WIN_NAMES,
+    _sigmoid,
+    cross_row,
     fresh_tiles,
+    read_features,
+    read_ready_features,
     ready_features,
     suit_shares,
     tile_features,
@@ -106,15 +113,51 @@ class OracleBot(EfficientBot):
         return out
 
 
+class ReadyOracleBot(OracleBot):
+    """Knows which opponents are ready (the truth); which tile from the crossed fit: what a perfect read of
+    readiness alone is worth."""
+
+    def _deal_in(self, view: View, me: int, kinds: list[int], unseen: list[int]) -> list[list[float]]:
+        assert self.game is not None
+        out = [[0.0] * NUM_KINDS for _ in range(4)]
+        for o in range(4):
+            if o != me and waits(self.game, o):
+                r, per_tile = read_features(view, me, o, kinds, unseen)
+                for t, g in zip(kinds, per_tile, strict=True):
+                    out[o][t] = _sigmoid(sum(c * x for c, x in zip(READ_CROSS_COEF, cross_row(g, r), strict=True)))
+        return out
+
+
+class WhichOracleBot(OracleBot):
+    """The fitted chance each opponent is ready, × the true waits of a ready one (a seat not ready: the fit's
+    7 % wait share of a ready seat's tiles): what a perfect read of which tile alone is worth."""
+
+    def _deal_in(self, view: View, me: int, kinds: list[int], unseen: list[int]) -> list[list[float]]:
+        assert self.game is not None
+        out = [[0.0] * NUM_KINDS for _ in range(4)]
+        for o in range(4):
+            if o == me:
+                continue
+            ready = _sigmoid(sum(c * x for c, x in zip(READ_READY_COEF, read_ready_features(view, o), strict=True)))
+            w = waits(self.game, o)
+            for t in kinds:
+                out[o][t] = ready * (float(t in w) if w else 0.07)
+        return out
+
+
+ORACLES: dict[str, type[OracleBot]] = {"oracle": OracleBot, "ready": ReadyOracleBot, "which": WhichOracleBot}
+
+
 def ceiling(deals: int, variants: list[tuple[str, dict[str, Any]]]) -> None:
-    """Paired deals 0..deals-1 (the study's), the hero in each seat against three greedy bots, per variant."""
+    """Paired deals 0..deals-1 (the study's), the hero in each seat against three greedy bots, per variant
+    (kind ``model``: the bot as it is; else one of :data:`ORACLES`)."""
     rows: list[list[tuple[float, float, float]]] = [[] for _ in variants]
     for d in range(deals):
         for i, (kind, options) in enumerate(variants):
             pts = won = dealt = 0.0
             for hero in range(4):
                 game = HuashuiGame.new(HuashuiConfig(hands=1), d)
-                bot = (OracleBot if kind == "oracle" else EfficientBot)(d * 101 + hero, **options)
+                bot = ORACLES.get(kind, EfficientBot)(d * 101 + hero, **options)
                 if isinstance(bot, OracleBot):
                     bot.game = game
                 play_out(game, [bot if s == hero else ShantenGreedyBot(s) for s in range(4)])
@@ -150,7 +193,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=100_000)
     ap.add_argument("--ceiling", type=int, default=0,
                     help="instead: play this many study deals with the oracle's defence (the true waits)")
+    ap.add_argument("--parts", choices=["ready", "which"],
+                    help="with --ceiling: the oracle of one part of the read only (who is ready, or which tile)")
     args = ap.parse_args()
+    if args.ceiling and args.parts:
+        ceiling(args.ceiling, [("model", {"defence": False}), (args.parts, {"defence": True, "danger_scale": 2.0})])
+        return
     if args.ceiling:
         ceiling(args.ceiling, [("model", {"defence": False}), ("model", {"defence": True, "danger_scale": 2.0}),
                                ("model", {"defence": True, "danger_scale": 2.0, "pung_model": 1.0}),

@@ -3,6 +3,7 @@
     .venv/bin/python bench/huashui_read.py collect --games 800 --seed 100000 -o /tmp/read_train.pkl
     .venv/bin/python bench/huashui_read.py collect --games 200 --seed 10000 -o /tmp/read_test.pkl
     .venv/bin/python bench/huashui_read.py fit /tmp/read_train.pkl /tmp/read_test.pkl
+    .venv/bin/python bench/huashui_read.py gbm /tmp/read_train.pkl /tmp/read_test.pkl   # needs scikit-learn
 
 ``collect`` plays one efficient bot against three shanten-greedy bots (the study's table) and keeps, at every
 discard decision of every seat, the seat's view (only the public part and its own hand) and, for scoring
@@ -10,6 +11,10 @@ only, each opponent's true waits.  ``fit`` computes the read's features from tho
 (``paiju.games.huashui.defence``), fits the two logistic models (is the seat ready; is the tile a wait of a
 ready seat) on the first file and scores the AUCs on the second: whether a seat is ready, which tile a ready
 seat waits on, and the (opponent, tile) product the bot uses.  It prints the coefficients to paste.
+``gbm`` asks whether a richer model would read more from the same views: gradient-boosted trees
+(scikit-learn, not a dependency of paiju: ``pip install scikit-learn``) on the read's features plus raw ones
+(where in the opponent's river each relation to the tile last and first appears, the river's recent kinds
+by class, the neighbours' unseen copies, …), scored the same way.
 """
 
 from __future__ import annotations
@@ -149,6 +154,75 @@ def fit(train: str, test: str, cross: bool = False) -> None:
         print(f"#   predicted {p[chunk].mean():.4f}  observed {yt2[chunk].mean():.4f}")
 
 
+def _relation(a: int, b: int) -> int:
+    """A discarded kind ``a`` against tile ``b``: 0 the same, 1–3 that far in its suit, 4 farther, −1 none."""
+    if a == b:
+        return 0
+    if a >= 27 or b >= 27 or a // 9 != b // 9:
+        return -1
+    return min(abs(a - b), 4)
+
+
+def _class(x: int) -> int:
+    return 0 if x >= 27 else 1 if x % 9 in (0, 8) else 2 if x % 9 in (1, 7) else 3
+
+
+def raw_rows(rows: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per (decision, opponent): ready features (the read's and raw) and label; per held kind besides: tile
+    features (the read's, the raw ones and the seat's ready features) and label, and the row's index."""
+    xr, yr, xt, yt = [], [], [], []
+    idx: list[int] = []
+    for view, w in rows:
+        me = view["viewer"]
+        hand = Hand(view)
+        kinds = [t for t in range(NUM_KINDS) if hand.counts[t]]
+        for o in range(4):
+            if o == me:
+                continue
+            r, per_tile = defence.read_features(view, me, o, kinds, hand.unseen)
+            river = [defence.TILE_OF[x] for x in view["discards"][o]]
+            n = len(river)
+            since = defence.since_sets(view, me, o, depth=4)
+            mine = [defence.TILE_OF[m["tile"]] for m in view["melds"][o]]
+            seat = [*r, n, len(mine), view["wall"], (o - view["dealer"]) % 4, (me - o) % 4,
+                    sum(len(d) for d in view["discards"])]
+            seat += [_class(river[-k]) if k <= n else -1 for k in range(1, 9)]
+            xr.append(seat)
+            yr.append(float(bool(w[o])))
+            for t, g in zip(kinds, per_tile, strict=True):
+                f = list(g) + seat + [t % 9 if t < 27 else -1, hand.unseen[t]]
+                for code in (0, 1, 2, 3):
+                    at = [i for i, x in enumerate(river) if _relation(x, t) == code]
+                    f += [n - at[-1] if at else 99, n - at[0] if at else 99, len(at)]
+                f += [float(t in since[k]) for k in range(4)]
+                f.append(min([abs(m - t) for m in mine if _relation(m, t) >= 0] or [9]))
+                f += [hand.unseen[t + d] if t < 27 and 0 <= t + d < 27 and (t + d) // 9 == t // 9 else -1
+                      for d in (-2, -1, 1, 2)]
+                xt.append(f)
+                yt.append(float(t in w[o]))
+                idx.append(len(xr) - 1)
+    return np.array(xr, dtype=float), np.array(yr), np.array(xt, dtype=float), np.array(yt), np.array(idx)
+
+
+def gbm(train: str, test: str) -> None:
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    with open(train, "rb") as f:
+        xr, yr, xt, yt, idx = raw_rows(pickle.load(f))
+    with open(test, "rb") as f:
+        xr2, yr2, xt2, yt2, idx2 = raw_rows(pickle.load(f))
+
+    def trees() -> Any:
+        return HistGradientBoostingClassifier(max_iter=400, learning_rate=0.05, max_leaf_nodes=31, random_state=0)
+
+    pr = trees().fit(xr, yr).predict_proba(xr2)[:, 1]
+    ready = yr[idx] > 0.5
+    pt = trees().fit(xt[ready], yt[ready]).predict_proba(xt2)[:, 1]
+    rr = yr2[idx2] > 0.5
+    print(f"trees: AUC ready {auc(pr, yr2):.3f}; wait among ready seats {auc(pt[rr], yt2[rr]):.3f}; "
+          f"(opponent, tile) product {auc(pr[idx2] * pt, yt2):.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -161,9 +235,14 @@ def main() -> None:
     f.add_argument("test")
     f.add_argument("--cross", action="store_true",
                    help="the tile model with products of its features and the seat's melds and turns")
+    g = sub.add_parser("gbm")
+    g.add_argument("train")
+    g.add_argument("test")
     args = ap.parse_args()
     if args.cmd == "collect":
         collect(args.games, args.seed, args.out)
+    elif args.cmd == "gbm":
+        gbm(args.train, args.test)
     else:
         fit(args.train, args.test, args.cross)
 
