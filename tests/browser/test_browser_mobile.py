@@ -13,6 +13,14 @@ from paiju.core import registry
 
 pytestmark = pytest.mark.browser
 
+OWN_CARDS = ".board .seat.me .hand .card"
+SETTLE = """async (selector) => {
+    const big = () => [...document.querySelectorAll(selector)].every((e) => {
+        const r = e.getBoundingClientRect();
+        return r.width >= 20 && r.height >= 40;
+    });
+    for (let i = 0; i < 60 && !big(); i++) await new Promise((done) => setTimeout(done, 50));
+}"""
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
 
@@ -59,8 +67,11 @@ def test_table_fits_a_phone(game: str, room: Any, artifacts: Path) -> None:
     # Wait until the person has a decision (or the hand shows), so the controls are drawn too.
     page.wait_for_selector("#controls.active, #result-panel", timeout=30_000)
     assert_fits(page, f"{game} table")
-    own = page.locator(".board .seat.me .hand .card")
+    own = page.locator(OWN_CARDS)
     if own.count():  # every card of your hand at least 40 px tall, 20 px wide: readable and easy to tap
+        # A layout that is too small stays so; a hand caught mid-redraw (seen once in a full run: every box
+        # 0 x 0) is given a moment to settle.
+        page.evaluate(SETTLE, OWN_CARDS)
         boxes = own.evaluate_all("els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])")
         assert min(w for w, _ in boxes) >= 20 and min(h for _, h in boxes) >= 40, f"cards too small: {boxes[:3]}"
     page.screenshot(path=str(artifacts / f"{game}-mobile.png"), full_page=True)

@@ -176,8 +176,8 @@ def test_the_demo_game_in_each_card_style(style: str, room: Any, artifacts: Path
     assert hand.count() == 5
     assert page.locator(f".board .seat.me .hand .card.style-{style}").count() == 5
     if style == "tile":
-        page.wait_for_selector(".seat.me .hand .card.playable")
-        first = page.locator(".seat.me .hand .card.playable").first
+        page.wait_for_selector(".seat.me .hand .card.playable:not(.pending)")
+        first = page.locator(".seat.me .hand .card.playable:not(.pending)").first
         code = str(first.get_attribute("data-card"))
         first.click()  # one tap discards
         page.wait_for_selector(f'.seat.me .discards .card[data-card="{code}"]')
