@@ -26,6 +26,8 @@ def test_two_browsers_join_one_table_by_its_number(room: Any, artifacts: Path) -
     share = ada.locator("#share-text")
     share.wait_for(state="visible")
     assert number in share.input_value() and f"/r/{number}" in share.input_value()
+    # the box shows at once; the status comes when the copy was tried
+    ada.wait_for_function("() => document.getElementById('share-status').textContent !== ''")
     assert ada.locator("#share-status").inner_text() in ("已复制", "长按上面的文字复制")
     room.sit(ada, 0)
 
