@@ -90,7 +90,8 @@ class TableBots:
 
     Each decision is seeded by (table seed, seat, move number), so a bot's choice depends on the state alone:
     asked twice for one state (the table moved while it thought, then came back to it), or after a restart
-    rebuilt the table, it chooses the same."""
+    rebuilt the table, it chooses the same (a bot that remembers past rounds, as 水鱼's does, remembers only
+    what this process saw)."""
 
     def __init__(self, factory: BotFactory, table_id: str, game: str, seed: int,
                  search: SearchPool | None = None) -> None:
