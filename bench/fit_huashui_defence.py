@@ -26,19 +26,17 @@ from paiju.core.game import View
 from paiju.games.huashui.bots import EfficientBot, Hand, ShantenGreedyBot
 from paiju.games.huashui.config import HuashuiConfig
 from paiju.games.huashui.defence import (
-    READ_CROSS_COEF,
-    READ_READY_COEF,
     READY_NAMES,
     TILE_NAMES,
     WIN_NAMES,
-    _sigmoid,
-    cross_row,
     fresh_tiles,
     read_features,
     read_ready_features,
+    ready_chance,
     ready_features,
     suit_shares,
     tile_features,
+    wait_chance,
     win_features,
 )
 from paiju.games.huashui.engine import HuashuiGame
@@ -124,7 +122,7 @@ class ReadyOracleBot(OracleBot):
             if o != me and waits(self.game, o):
                 r, per_tile = read_features(view, me, o, kinds, unseen)
                 for t, g in zip(kinds, per_tile, strict=True):
-                    out[o][t] = _sigmoid(sum(c * x for c, x in zip(READ_CROSS_COEF, cross_row(g, r), strict=True)))
+                    out[o][t] = wait_chance(g, r, cross=True)
         return out
 
 
@@ -138,7 +136,7 @@ class WhichOracleBot(OracleBot):
         for o in range(4):
             if o == me:
                 continue
-            ready = _sigmoid(sum(c * x for c, x in zip(READ_READY_COEF, read_ready_features(view, o), strict=True)))
+            ready = ready_chance(read_ready_features(view, o))
             w = waits(self.game, o)
             for t in kinds:
                 out[o][t] = ready * (float(t in w) if w else 0.07)

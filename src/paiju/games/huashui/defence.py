@@ -273,22 +273,32 @@ def cross_row(g: Sequence[float], r: Sequence[float]) -> list[float]:
     return out
 
 
+def ready_chance(r: Sequence[float]) -> float:
+    """P(the opponent is ready), from its :func:`read_ready_features` ``r``: the first part of the split read."""
+    return _sigmoid(sum(c * x for c, x in zip(READ_READY_COEF, r, strict=True)))
+
+
+def wait_chance(g: Sequence[float], r: Sequence[float], cross: bool = False) -> float:
+    """P(the tile is a wait | the opponent is ready), from its tile features ``g`` (``cross``: with
+    :func:`cross_row`'s products with the ready features ``r``): the second part."""
+    coef = READ_CROSS_COEF if cross else READ_TILE_COEF
+    return _sigmoid(sum(c * x for c, x in zip(coef, cross_row(g, r) if cross else g, strict=True) if x))
+
+
 def deal_in_read(view: View, me: int, kinds: Sequence[int], unseen: Sequence[int],
                  cross: bool = False) -> list[list[float]]:
     """Like :func:`deal_in`, as two parts: P(the opponent is ready) × P(the tile is a wait | it is ready)
     (``cross``: the tile part with :func:`cross_row`'s products)."""
-    coef = READ_CROSS_COEF if cross else READ_TILE_COEF
 
     def read(o: int, row: list[float]) -> None:
         r, per_tile = read_features(view, me, o, kinds, unseen)
-        ready = _sigmoid(sum(c * x for c, x in zip(READ_READY_COEF, r, strict=True)))
+        ready = ready_chance(r)
         for t, g in zip(kinds, per_tile, strict=True):
-            row[t] = ready * _sigmoid(sum(c * x for c, x in zip(coef, cross_row(g, r) if cross else g,
-                                                                 strict=True) if x))
+            row[t] = ready * wait_chance(g, r, cross)
     return _by_opponent(me, read)
 
 
 __all__ = ["DEAL_IN_COEF", "DUI_PAY", "READY_NAMES", "READ_CROSS", "READ_CROSS_COEF", "READ_READY_COEF",
            "READ_READY_NAMES", "READ_TILE_COEF", "READ_TILE_NAMES", "TILE_NAMES", "WIN_COEF", "WIN_NAMES", "cross_row",
-           "deal_in", "deal_in_read", "fresh_tiles", "read_features", "read_ready_features", "ready_features",
-           "since_sets", "suit_shares", "tile_features", "win_chance", "win_features"]
+           "deal_in", "deal_in_read", "fresh_tiles", "read_features", "read_ready_features", "ready_chance",
+           "ready_features", "since_sets", "suit_shares", "tile_features", "wait_chance", "win_chance", "win_features"]
