@@ -24,6 +24,9 @@ CHROMIUM = Path(os.environ.get("PAIJU_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+MY_PLAYABLE = ".seat.me .hand .card.playable:not(.pending)"
+"""The cards of your hand you may play now: the client marks the hand just played from ``pending`` until the
+room answers, so waiting for plain ``.playable`` right after a play can match the old turn."""
 
 
 def _free_port() -> int:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import serve_room
+from .conftest import MY_PLAYABLE, serve_room
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +49,7 @@ def test_autoplay_on_and_off_from_the_seat_shown_to_everyone(room: Any, server: 
     watcher.goto(f"{server}/t/{tid}")
     watcher.wait_for_selector(".board .seat")
 
-    page.wait_for_selector(".seat.me .hand .card.playable:not(.pending)")  # my turn, and nobody plays it for me
+    page.wait_for_selector(MY_PLAYABLE)  # my turn, and nobody plays it for me
     button = page.locator(".seat.me #autoplay")
     assert button.inner_text() == "托管" and button.get_attribute("aria-pressed") == "false"
     before = seq_of(page)

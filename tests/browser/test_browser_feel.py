@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from .conftest import MY_PLAYABLE
 from .deals import huashui_claim_deal
 
 pytestmark = pytest.mark.browser
@@ -37,13 +38,13 @@ def demo_table(room: Any, nickname: str, **context: Any) -> Any:
     page.reload()  # the recording starts with the page
     room.sit(page, 0)
     room.fill_bots_and_start(page)
-    page.wait_for_selector(".seat.me .hand .card.playable:not(.pending)")
+    page.wait_for_selector(MY_PLAYABLE)
     return page
 
 
 def discard(page: Any) -> None:
     seq = page.locator("#controls").get_attribute("data-seq")
-    page.locator(".seat.me .hand .card.playable:not(.pending)").first.click()
+    page.locator(MY_PLAYABLE).first.click()
     page.wait_for_function("s => document.getElementById('controls').dataset.seq !== s", arg=seq)
 
 
@@ -52,7 +53,7 @@ def test_sound_cues_and_the_mute_switch(room: Any) -> None:
     page.wait_for_function("() => window.__cues.length >= 1")
     assert counts(page)["cues"] == ["turn"] and counts(page)["notes"] >= 2, "your turn rings, with WebAudio notes"
     discard(page)
-    page.wait_for_selector(".seat.me .hand .card.playable:not(.pending)")
+    page.wait_for_selector(MY_PLAYABLE)
     page.wait_for_function("() => window.__cues.length >= 2")
     assert counts(page)["cues"] == ["turn", "turn"]
 
@@ -91,7 +92,7 @@ def test_cards_move_unless_motion_is_reduced(room: Any, reduced: bool) -> None:
     for _ in range(2):
         discard(page)  # your tile flies to the table, then the bot's does
         seen_running = max(seen_running, counts(page)["running"])
-        page.wait_for_selector(".seat.me .hand .card.playable:not(.pending)")
+        page.wait_for_selector(MY_PLAYABLE)
         seen_running = max(seen_running, counts(page)["running"])
     out = counts(page)
     if reduced:
@@ -106,13 +107,13 @@ def test_confirm_before_playing_and_the_keyboard(room: Any) -> None:
     page = demo_table(room, "确认")
     page.keyboard.press("1")  # the first button (pass) by its number
     page.wait_for_function("() => document.getElementById('controls').dataset.seq !== '0'")
-    page.wait_for_selector(".seat.me .hand .card.playable:not(.pending)")
+    page.wait_for_selector(MY_PLAYABLE)
 
     page.locator("#settings summary").click()
     page.locator("#pref-confirm").check()
     page.locator("#settings summary").click()
     seq = page.locator("#controls").get_attribute("data-seq")
-    card = page.locator(".seat.me .hand .card.playable:not(.pending)").first
+    card = page.locator(MY_PLAYABLE).first
     code = str(card.get_attribute("data-card"))
     card.click()
     bar = page.locator("#confirm-bar")

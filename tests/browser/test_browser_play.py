@@ -13,6 +13,8 @@ import pytest
 
 from paiju.core import registry
 
+from .conftest import MY_PLAYABLE
+
 pytestmark = pytest.mark.browser
 
 HAND_SECONDS = 240  # a generous cap; a hand takes seconds when bots do not think
@@ -176,8 +178,8 @@ def test_the_demo_game_in_each_card_style(style: str, room: Any, artifacts: Path
     assert hand.count() == 5
     assert page.locator(f".board .seat.me .hand .card.style-{style}").count() == 5
     if style == "tile":
-        page.wait_for_selector(".seat.me .hand .card.playable:not(.pending)")
-        first = page.locator(".seat.me .hand .card.playable:not(.pending)").first
+        page.wait_for_selector(MY_PLAYABLE)
+        first = page.locator(MY_PLAYABLE).first
         code = str(first.get_attribute("data-card"))
         first.click()  # one tap discards
         page.wait_for_selector(f'.seat.me .discards .card[data-card="{code}"]')

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from .conftest import MY_PLAYABLE
+
 pytestmark = pytest.mark.browser
 
 
@@ -32,8 +34,8 @@ def test_reconnects_and_resumes_after_a_drop(room: Any) -> None:
     room.create_table(page, "demo", {"style": "tile", "players": 2})
     room.sit(page, 0)
     room.fill_bots_and_start(page)
-    page.wait_for_selector(".seat.me .hand .card.playable:not(.pending)")
-    page.locator(".seat.me .hand .card.playable:not(.pending)").first.click()
+    page.wait_for_selector(MY_PLAYABLE)
+    page.locator(MY_PLAYABLE).first.click()
     page.wait_for_function("() => Number(document.getElementById('controls').dataset.seq) >= 2")
     seq = int(page.locator("#controls").get_attribute("data-seq") or 0)
 
@@ -47,7 +49,7 @@ def test_reconnects_and_resumes_after_a_drop(room: Any) -> None:
     assert resumes and resumes[-1]["since"] >= seq
 
     # The table still works: the person can act again on the new connection.
-    page.wait_for_selector("#controls.active .actions button, .seat.me .hand .card.playable:not(.pending)")
+    page.wait_for_selector(f"#controls.active .actions button, {MY_PLAYABLE}")
     before = page.locator("#controls").get_attribute("data-seq")
     page.locator(".seat.me .hand .card.playable, #controls .actions button.action").first.click()
     page.wait_for_function("s => document.getElementById('controls').dataset.seq !== s", arg=before)
@@ -93,7 +95,7 @@ def test_a_dead_connection_shows_and_resumes_by_itself(room: Any) -> None:
     room.create_table(page, "demo", {"style": "tile", "players": 2}, windows={"turn_seconds": 0})
     room.sit(page, 0)
     room.fill_bots_and_start(page)
-    page.wait_for_selector(".seat.me .hand .card.playable:not(.pending)")
+    page.wait_for_selector(MY_PLAYABLE)
     assert page.locator("#conn").inner_text() == ""
     pings = sum(1 for m in sent if m.get("type") == "ping")
     page.clock.fast_forward(10_500)
@@ -121,5 +123,5 @@ def test_a_dead_connection_shows_and_resumes_by_itself(room: Any) -> None:
     resumes = [m for m in sent if m.get("type") == "resume"]
     assert resumes and resumes[-1]["since"] == seq
     before = page.locator("#controls").get_attribute("data-seq")
-    page.locator(".seat.me .hand .card.playable:not(.pending)").first.click()
+    page.locator(MY_PLAYABLE).first.click()
     page.wait_for_function("s => document.getElementById('controls').dataset.seq !== s", arg=before)

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from .conftest import MY_PLAYABLE
+
 pytestmark = pytest.mark.browser
 
 BOTS = {"zh": ["阿福", "阿禄", "阿寿", "阿喜"], "en": ["Afu", "Alu", "Ashou", "Axi"]}
@@ -28,13 +30,13 @@ def test_every_seat_has_a_name_and_the_log_reads(room: Any, artifacts: Path) -> 
     assert roles == ["庄"], "the demo dealer's role is a label beside the name"
 
     # The log, once opened, stays open while play goes on; its lines name the seats.
-    page.wait_for_selector(".seat.me .hand .card.playable:not(.pending)")
-    page.locator(".seat.me .hand .card.playable:not(.pending)").first.click()
+    page.wait_for_selector(MY_PLAYABLE)
+    page.locator(MY_PLAYABLE).first.click()
     page.locator("#log summary").click()
     assert page.locator("#log").get_attribute("open") is not None
     before = page.locator("#controls").get_attribute("data-seq")
-    page.wait_for_selector(".seat.me .hand .card.playable:not(.pending)")
-    page.locator(".seat.me .hand .card.playable:not(.pending)").first.click()
+    page.wait_for_selector(MY_PLAYABLE)
+    page.locator(MY_PLAYABLE).first.click()
     page.wait_for_function("s => document.getElementById('controls').dataset.seq !== s", arg=before)
     assert page.locator("#log").get_attribute("open") is not None, "the log closed by itself"
     lines = page.locator("#log li").all_inner_texts()

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from .conftest import MY_PLAYABLE
+
 pytestmark = pytest.mark.browser
 
 
@@ -32,9 +34,9 @@ def test_strong_bots_are_chosen_shown_and_play(room: Any, artifacts: Path) -> No
     assert page.locator('.board .seat[data-seat="1"] .bot-badge').count() == 1
     # the game plays: the person plays twice, and the strong bots answer each time
     for _ in range(2):
-        page.wait_for_selector(".seat.me .hand .card.playable:not(.pending)")
+        page.wait_for_selector(MY_PLAYABLE)
         before = page.locator("#controls").get_attribute("data-seq")
-        page.locator(".seat.me .hand .card.playable:not(.pending)").first.click()
+        page.locator(MY_PLAYABLE).first.click()
         page.wait_for_function("s => document.getElementById('controls').dataset.seq !== s", arg=before)
     lines = page.locator("#log li").all_text_contents()
     # an answer, a discard or a pass: the demo's random bot may pass (in one full-suite run it passed both times,
