@@ -14,6 +14,7 @@ The study deals start at seed 0: fit on other seeds (the default) so the study m
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -128,7 +129,19 @@ class ReadyOracleBot(OracleBot):
 
 class WhichOracleBot(OracleBot):
     """The fitted chance each opponent is ready, × the true waits of a ready one (a seat not ready: the fit's
-    7 % wait share of a ready seat's tiles): what a perfect read of which tile alone is worth."""
+    7 % wait share of a ready seat's tiles): what a perfect read of which tile alone is worth.  Two dials
+    make reads between today's and a perfect one, to find how good the read must be for the goal (each stays
+    calibrated, a mixture of two calibrated reads): with ``mix`` below 1 the which-tile chance is that share
+    of the truth and the rest the crossed fit's (it ranks nearly perfectly and is less sure); with ``known``
+    below 1 the truth is known for that share of (decision, opponent) pairs, drawn at random, and the crossed
+    fit read for the rest (AUC about 1 − (1 − known)² × (1 − the fit's))."""
+
+    mix = 1.0
+    known = 1.0
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        super().__init__(seed, **options)
+        self._coin = random.Random(seed * 7 + 1)  # its own stream: the bot's choices draw from theirs
 
     def _deal_in(self, view: View, me: int, kinds: list[int], unseen: list[int]) -> list[list[float]]:
         assert self.game is not None
@@ -136,10 +149,16 @@ class WhichOracleBot(OracleBot):
         for o in range(4):
             if o == me:
                 continue
-            ready = ready_chance(read_ready_features(view, o))
+            r = read_ready_features(view, o)
+            ready = ready_chance(r)
             w = waits(self.game, o)
-            for t in kinds:
-                out[o][t] = ready * (float(t in w) if w else 0.07)
+            lam = self.mix if self.known >= 1.0 or self._coin.random() < self.known else 0.0
+            fitted = [0.0] * len(kinds)
+            if lam < 1.0:
+                r_all, per_tile = read_features(view, me, o, kinds, unseen)
+                fitted = [wait_chance(g, r_all, cross=True) for g in per_tile]
+            for t, f in zip(kinds, fitted, strict=True):
+                out[o][t] = ready * ((1.0 - lam) * f + lam * (float(t in w) if w else 0.07))
         return out
 
 
@@ -193,7 +212,12 @@ def main() -> None:
                     help="instead: play this many study deals with the oracle's defence (the true waits)")
     ap.add_argument("--parts", choices=["ready", "which"],
                     help="with --ceiling: the oracle of one part of the read only (who is ready, or which tile)")
+    ap.add_argument("--mix", type=float, default=1.0,
+                    help="with --parts which: the truth's share of the which-tile read (the rest the crossed fit)")
+    ap.add_argument("--known", type=float, default=1.0,
+                    help="with --parts which: the share of (decision, opponent) pairs read true (the rest the fit)")
     args = ap.parse_args()
+    WhichOracleBot.mix, WhichOracleBot.known = args.mix, args.known
     if args.ceiling and args.parts:
         ceiling(args.ceiling, [("model", {"defence": False}), (args.parts, {"defence": True, "danger_scale": 2.0})])
         return
