@@ -4,6 +4,9 @@
     .venv/bin/python bench/huashui_read.py collect --games 200 --seed 10000 -o /tmp/read_test.pkl
     .venv/bin/python bench/huashui_read.py fit /tmp/read_train.pkl /tmp/read_test.pkl
     .venv/bin/python bench/huashui_read.py gbm /tmp/read_train.pkl /tmp/read_test.pkl   # needs scikit-learn
+    .venv/bin/python bench/huashui_read.py collect --tsumo --games 800 --seed 100000 -o /tmp/ttrain.pkl   # 摸切
+    .venv/bin/python bench/huashui_read.py collect --tsumo --games 200 --seed 10000 -o /tmp/ttest.pkl
+    .venv/bin/python bench/huashui_read.py gbm --tsumo /tmp/ttrain.pkl /tmp/ttest.pkl
 
 ``collect`` plays one efficient bot against three shanten-greedy bots (the study's table) and keeps, at every
 discard decision of every seat, the seat's view (only the public part and its own hand) and, for scoring
@@ -14,7 +17,10 @@ seat waits on, and the (opponent, tile) product the bot uses.  It prints the coe
 ``gbm`` asks whether a richer model would read more from the same views: gradient-boosted trees
 (scikit-learn, not a dependency of paiju: ``pip install scikit-learn``) on the read's features plus raw ones
 (where in the opponent's river each relation to the tile last and first appears, the river's recent kinds
-by class, the neighbours' unseen copies, …), scored the same way.
+by class, the neighbours' unseen copies, …), scored the same way.  ``--tsumo`` asks what a table that
+shows 摸切 / 手切 (whether each discard was the tile just drawn; the view does not show it) would add:
+``collect --tsumo`` plays the same games on an engine that also records that flag (:class:`TsumoGame`,
+kept beside each view under ``"tsumo"``), ``gbm --tsumo`` adds features from it and scores both models.
 """
 
 from __future__ import annotations
@@ -23,18 +29,48 @@ import argparse
 import pickle
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from fit_huashui_defence import logistic, waits
 
 from paiju.bots.base import Bot, play_out
 from paiju.core.game import View
+from paiju.core.state import EACH
 from paiju.games.huashui import defence
 from paiju.games.huashui.bots import EfficientBot, Hand, ShantenGreedyBot
 from paiju.games.huashui.config import HuashuiConfig
 from paiju.games.huashui.engine import HuashuiGame
 from paiju.games.huashui.tiles import NUM_KINDS
+
+
+class TsumoGame(HuashuiGame):
+    """The engine plus one flag per discard in each river: was it the tile just drawn (摸切)?  A bench-only
+    record of what a physical table shows; the flag of a discard taken by 碰 or 杠 leaves with it."""
+
+    tsumo: Annotated[list[list[bool]], EACH]
+
+    def _start_hand(self, dealer: int, deal: Any = None) -> None:
+        self.tsumo = [[], [], [], []]
+        super()._start_hand(dealer, deal)
+
+    def _discard(self, seat: int, tile: int, events: list[Any]) -> None:
+        self.tsumo[seat].append(self.drew and self.last_drawn == tile)
+        super()._discard(seat, tile, events)
+
+    def _resolve_claims(self, events: list[Any]) -> None:
+        src = self.claim_from
+        before = len(self.discards[src])
+        super()._resolve_claims(events)
+        if len(self.discards[src]) < before:
+            self.tsumo[src].pop()
+
+    def _resolve_rob(self, events: list[Any]) -> None:
+        src = self.claim_from
+        before = len(self.discards[src])
+        super()._resolve_rob(events)
+        if len(self.discards[src]) > before:
+            self.tsumo[src].append(False)
 
 
 class Keeper:
@@ -48,15 +84,18 @@ class Keeper:
         if view.get("claim") or not action.startswith("discard"):
             return action
         keep = {k: view[k] for k in ("viewer", "dealer", "hand", "discards", "melds", "wall", "claim")}
+        if isinstance(self.game, TsumoGame):
+            keep["tsumo"] = [list(t) for t in self.game.tsumo]
+            assert [len(t) for t in keep["tsumo"]] == [len(d) for d in view["discards"]]
         self.rows.append((keep, [waits(self.game, o) if o != self.seat else {} for o in range(4)]))
         return action
 
 
-def collect(games: int, seed: int, out: str) -> None:
+def collect(games: int, seed: int, out: str, tsumo: bool = False) -> None:
     rows: list[Any] = []
     start = time.process_time()
     for d in range(games):
-        game = HuashuiGame.new(HuashuiConfig(hands=1), seed + d)
+        game = (TsumoGame if tsumo else HuashuiGame).new(HuashuiConfig(hands=1), seed + d)
         hero = d % 4
         bots = [Keeper(EfficientBot(d * 101 + s, defence=True) if s == hero else ShantenGreedyBot(s), game, s, rows)
                 for s in range(4)]
@@ -142,6 +181,14 @@ def fit(train: str, test: str, cross: bool = False) -> None:
           f"(opponent, tile) product {auc(pr[idx2] * pt, yt2):.3f}")
     print(f"the first fit (defence.deal_in): wait among ready seats {auc(old[rr], yt2[rr]):.3f}; "
           f"(opponent, tile) {auc(old, yt2):.3f}")
+    if cross:  # what the reads of fit_huashui_defence.py --parts which --mix / --known λ score
+        truth = np.where(rr, yt2, 0.07)
+        coin = np.random.default_rng(0).random(len(yr2))[idx2]
+        for dial in ("mix", "known"):
+            for lam in (0.1, 0.25, 0.5, 0.75):
+                mixed = (1 - lam) * pt + lam * truth if dial == "mix" else np.where(coin < lam, truth, pt)
+                print(f"--{dial} {lam}: wait among ready seats {auc(mixed[rr], yt2[rr]):.3f}; "
+                      f"(opponent, tile) {auc(pr[idx2] * mixed, yt2):.3f}")
     print("READ_READY_COEF = (" + ", ".join(f"{c:.3f}" for c in wr) + ")")
     for name, c in zip(defence.READ_READY_NAMES, wr, strict=True):
         print(f"#   {name}: {c:+.3f}")
@@ -167,9 +214,13 @@ def _class(x: int) -> int:
     return 0 if x >= 27 else 1 if x % 9 in (0, 8) else 2 if x % 9 in (1, 7) else 3
 
 
-def raw_rows(rows: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def raw_rows(rows: list[Any], tsumo: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                             np.ndarray]:
     """Per (decision, opponent): ready features (the read's and raw) and label; per held kind besides: tile
-    features (the read's, the raw ones and the seat's ready features) and label, and the row's index."""
+    features (the read's, the raw ones and the seat's ready features) and label, and the row's index.  With
+    ``tsumo`` (rows collected with ``--tsumo``) also what 摸切 / 手切 shows: for the seat, whether its last
+    discards were the tile just drawn and how long its closing run of those is; for the tile, where it stands
+    to the seat's hand-cut (手切) discards, which are what a ready speed hand gave up to keep its wait."""
     xr, yr, xt, yt = [], [], [], []
     idx: list[int] = []
     for view, w in rows:
@@ -187,6 +238,13 @@ def raw_rows(rows: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
             seat = [*r, n, len(mine), view["wall"], (o - view["dealer"]) % 4, (me - o) % 4,
                     sum(len(d) for d in view["discards"])]
             seat += [_class(river[-k]) if k <= n else -1 for k in range(1, 9)]
+            cut: list[int] = []
+            if tsumo:
+                flags = view["tsumo"][o]
+                run = next((k for k in range(n) if not flags[n - 1 - k]), n)
+                cut = [i for i in range(n) if not flags[i]]
+                seat += [float(flags[-k]) if k <= n else -1.0 for k in (1, 2, 3)]
+                seat += [run, sum(flags[-4:]), n - cut[-1] if cut else 99, len(cut)]
             xr.append(seat)
             yr.append(float(bool(w[o])))
             for t, g in zip(kinds, per_tile, strict=True):
@@ -196,6 +254,11 @@ def raw_rows(rows: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
                     f += [n - at[-1] if at else 99, n - at[0] if at else 99, len(at)]
                 f += [float(t in since[k]) for k in range(4)]
                 f.append(min([abs(m - t) for m in mine if _relation(m, t) >= 0] or [9]))
+                if tsumo:
+                    f += [_relation(river[cut[-k]], t) if k <= len(cut) else -2 for k in (1, 2, 3)]
+                    for code in (0, 1, 2, 3):
+                        at = [i for i in cut if _relation(river[i], t) == code]
+                        f += [n - at[-1] if at else 99, len(at)]
                 f += [hand.unseen[t + d] if t < 27 and 0 <= t + d < 27 and (t + d) // 9 == t // 9 else -1
                       for d in (-2, -1, 1, 2)]
                 xt.append(f)
@@ -204,23 +267,26 @@ def raw_rows(rows: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     return np.array(xr, dtype=float), np.array(yr), np.array(xt, dtype=float), np.array(yt), np.array(idx)
 
 
-def gbm(train: str, test: str) -> None:
+def gbm(train: str, test: str, tsumo: bool = False) -> None:
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     with open(train, "rb") as f:
-        xr, yr, xt, yt, idx = raw_rows(pickle.load(f))
+        tr = pickle.load(f)
     with open(test, "rb") as f:
-        xr2, yr2, xt2, yt2, idx2 = raw_rows(pickle.load(f))
+        te = pickle.load(f)
 
     def trees() -> Any:
         return HistGradientBoostingClassifier(max_iter=400, learning_rate=0.05, max_leaf_nodes=31, random_state=0)
 
-    pr = trees().fit(xr, yr).predict_proba(xr2)[:, 1]
-    ready = yr[idx] > 0.5
-    pt = trees().fit(xt[ready], yt[ready]).predict_proba(xt2)[:, 1]
-    rr = yr2[idx2] > 0.5
-    print(f"trees: AUC ready {auc(pr, yr2):.3f}; wait among ready seats {auc(pt[rr], yt2[rr]):.3f}; "
-          f"(opponent, tile) product {auc(pr[idx2] * pt, yt2):.3f}")
+    for label, flag in [("trees", False), ("trees + 摸切/手切", True)][:2 if tsumo else 1]:
+        xr, yr, xt, yt, idx = raw_rows(tr, flag)
+        xr2, yr2, xt2, yt2, idx2 = raw_rows(te, flag)
+        pr = trees().fit(xr, yr).predict_proba(xr2)[:, 1]
+        ready = yr[idx] > 0.5
+        pt = trees().fit(xt[ready], yt[ready]).predict_proba(xt2)[:, 1]
+        rr = yr2[idx2] > 0.5
+        print(f"{label}: AUC ready {auc(pr, yr2):.3f}; wait among ready seats {auc(pt[rr], yt2[rr]):.3f}; "
+              f"(opponent, tile) product {auc(pr[idx2] * pt, yt2):.3f}")
 
 
 def main() -> None:
@@ -230,6 +296,7 @@ def main() -> None:
     c.add_argument("--games", type=int, default=800)
     c.add_argument("--seed", type=int, default=100_000)
     c.add_argument("-o", "--out", required=True)
+    c.add_argument("--tsumo", action="store_true", help="also keep each river's 摸切 / 手切 flags (TsumoGame)")
     f = sub.add_parser("fit")
     f.add_argument("train")
     f.add_argument("test")
@@ -238,11 +305,12 @@ def main() -> None:
     g = sub.add_parser("gbm")
     g.add_argument("train")
     g.add_argument("test")
+    g.add_argument("--tsumo", action="store_true", help="also score the trees with 摸切 / 手切 features")
     args = ap.parse_args()
     if args.cmd == "collect":
-        collect(args.games, args.seed, args.out)
+        collect(args.games, args.seed, args.out, args.tsumo)
     elif args.cmd == "gbm":
-        gbm(args.train, args.test)
+        gbm(args.train, args.test, args.tsumo)
     else:
         fit(args.train, args.test, args.cross)
 
