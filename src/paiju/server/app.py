@@ -634,8 +634,9 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         app.state.commands = commands = {**SEAT_COMMANDS, **routes_host.table_commands(moderation),
                                          **routes_history.rematch_commands(app.state.rematches),
                                          **quick.commands()}
+        app.state.reads = reads = {"rematch": app.state.rematches.state}  # reads that need no session
         if isinstance(cluster, RedisCluster):
-            cluster.reads = {"rematch": app.state.rematches.state}
+            cluster.reads = reads
         await room.restore(rows)
         await cluster.start(room, lambda table, conn, text: _handle(table, conn, text, app.state.talk,
                                                                     settings.max_json_depth), commands)

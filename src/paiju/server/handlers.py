@@ -48,14 +48,19 @@ def api(handler: Handler) -> Handler:
     return wrapped
 
 
-async def on_table(request: Request, name: str, player: Player, data: dict[str, Any]) -> dict[str, Any]:
+async def on_table(request: Request, name: str, player: Player | None, data: dict[str, Any]) -> dict[str, Any]:
     """Run the lobby command ``name`` on the path's table: here if the table is ours, else at the worker that
-    owns it (cluster.py's calls; the same command, which checks the player's rights there); its reply."""
+    owns it (cluster.py's calls; the same command, which checks the player's rights there); its reply.
+    ``read:<name>`` is a read that needs no session (``app.state.reads``), named as the cluster names it."""
     room, tid = room_of(request), request.path_params["table_id"]
     if room.cluster.enabled and tid not in room.tables:
         reply: dict[str, Any] = await room.cluster.call(tid, name, player, data)  # type: ignore[attr-defined]
         return reply
-    return await request.app.state.commands[name](player, room.get(tid), data)  # type: ignore[no-any-return]
+    table = room.get(tid)
+    if name.startswith("read:"):
+        return request.app.state.reads[name[5:]](table)  # type: ignore[no-any-return]
+    assert player is not None, "a command needs the session's player"
+    return await request.app.state.commands[name](player, table, data)  # type: ignore[no-any-return]
 
 
 def room_of(request: Request | WebSocket) -> Room:

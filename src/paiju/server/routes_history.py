@@ -316,11 +316,6 @@ class Rematches:
         return new.id
 
 
-def rematches_of(request: Request) -> Rematches:
-    r: Rematches = request.app.state.rematches
-    return r
-
-
 def rematch_commands(rematches: Rematches) -> dict[str, Command]:
     """The rematch answer as the finished table's owner runs it (it alone keeps the table and who asked),
     whichever worker the request reached."""
@@ -344,10 +339,7 @@ async def post_rematch(request: Request) -> Response:
 
 @api
 async def get_rematch(request: Request) -> Response:
-    room, tid = room_of(request), request.path_params["table_id"]
-    if room.cluster.enabled and tid not in room.tables:  # who asked is kept by the finished table's owner
-        return JSONResponse(await room.cluster.call(tid, "read:rematch", None, {}))  # type: ignore[attr-defined]
-    return JSONResponse(rematches_of(request).state(room.get(tid)))
+    return JSONResponse(await on_table(request, "read:rematch", None, {}))  # who asked is kept by the owner
 
 
 # ---- bookings a crash left undone ---------------------------------------------------------------------
