@@ -28,7 +28,7 @@ from __future__ import annotations
 import argparse
 import pickle
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Annotated, Any
 
 import numpy as np
@@ -105,19 +105,25 @@ def collect(games: int, seed: int, out: str, tsumo: bool = False) -> None:
     print(f"{games} games, {len(rows)} decisions, CPU {time.process_time() - start:.0f} s -> {out}")
 
 
-def features(rows: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per (decision, opponent): ready features and label; per (decision, opponent, held kind): tile features,
-    label, and the index of its (decision, opponent) row."""
-    xr, yr, xt, yt, idx, old = [], [], [], [], [], []
+def decisions(rows: list[Any]) -> Iterator[tuple[View, list[dict[int, int]], Hand, list[int],
+                                                  list[tuple[int, list[float], list[list[float]]]]]]:
+    """Each kept decision as the read sees it: the view, the true waits, the hand, its kinds, and per
+    opponent the read's ready and per-kind tile features (what :func:`features` and :func:`raw_rows` build on)."""
     for view, w in rows:
         me = view["viewer"]
         hand = Hand(view)
         kinds = [t for t in range(NUM_KINDS) if hand.counts[t]]
-        first = defence.deal_in(view, me, kinds, hand.unseen)
-        for o in range(4):
-            if o == me:
-                continue
-            r, per_tile = defence.read_features(view, me, o, kinds, hand.unseen)
+        yield view, w, hand, kinds, [(o, *defence.read_features(view, me, o, kinds, hand.unseen))
+                                     for o in range(4) if o != me]
+
+
+def features(rows: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per (decision, opponent): ready features and label; per (decision, opponent, held kind): tile features,
+    label, and the index of its (decision, opponent) row."""
+    xr, yr, xt, yt, idx, old = [], [], [], [], [], []
+    for view, w, hand, kinds, seats in decisions(rows):
+        first = defence.deal_in(view, view["viewer"], kinds, hand.unseen)
+        for o, r, per_tile in seats:
             xr.append(r)
             yr.append(float(bool(w[o])))
             for t, f in zip(kinds, per_tile, strict=True):
@@ -223,14 +229,9 @@ def raw_rows(rows: list[Any], tsumo: bool = False) -> tuple[np.ndarray, np.ndarr
     to the seat's hand-cut (手切) discards, which are what a ready speed hand gave up to keep its wait."""
     xr, yr, xt, yt = [], [], [], []
     idx: list[int] = []
-    for view, w in rows:
+    for view, w, hand, kinds, seats in decisions(rows):
         me = view["viewer"]
-        hand = Hand(view)
-        kinds = [t for t in range(NUM_KINDS) if hand.counts[t]]
-        for o in range(4):
-            if o == me:
-                continue
-            r, per_tile = defence.read_features(view, me, o, kinds, hand.unseen)
+        for o, r, per_tile in seats:
             river = [defence.TILE_OF[x] for x in view["discards"][o]]
             n = len(river)
             since = defence.since_sets(view, me, o, depth=4)
