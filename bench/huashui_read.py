@@ -60,17 +60,19 @@ class TsumoGame(HuashuiGame):
 
     def _resolve_claims(self, events: list[Any]) -> None:
         src = self.claim_from
-        before = len(self.discards[src])
         super()._resolve_claims(events)
-        if len(self.discards[src]) < before:
-            self.tsumo[src].pop()
+        self._follow_river(src)
 
     def _resolve_rob(self, events: list[Any]) -> None:
         src = self.claim_from
-        before = len(self.discards[src])
         super()._resolve_rob(events)
-        if len(self.discards[src]) > before:
-            self.tsumo[src].append(False)
+        self._follow_river(src)
+
+    def _follow_river(self, seat: int) -> None:
+        """A claim takes the river's last tile, a robbed kong lays one there (from the hand): flags follow."""
+        flags, n = self.tsumo[seat], len(self.discards[seat])
+        del flags[n:]
+        flags += [False] * (n - len(flags))
 
 
 class Keeper:
@@ -221,14 +223,16 @@ def _class(x: int) -> int:
 
 
 def raw_rows(rows: list[Any], tsumo: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                                             np.ndarray]:
+                                                             np.ndarray, int, int]:
     """Per (decision, opponent): ready features (the read's and raw) and label; per held kind besides: tile
-    features (the read's, the raw ones and the seat's ready features) and label, and the row's index.  With
-    ``tsumo`` (rows collected with ``--tsumo``) also what 摸切 / 手切 shows: for the seat, whether its last
-    discards were the tile just drawn and how long its closing run of those is; for the tile, where it stands
-    to the seat's hand-cut (手切) discards, which are what a ready speed hand gave up to keep its wait."""
+    features (the read's, the raw ones and the seat's ready features) and label, and the row's index; and
+    how many leading columns of each are those.  With ``tsumo`` (rows collected with ``--tsumo``) the columns
+    after them are what 摸切 / 手切 shows: for the seat, whether its last discards were the tile just drawn and
+    how long its closing run of those is; for the tile besides, where it stands to the seat's hand-cut (手切)
+    discards, which are what a ready speed hand gave up to keep its wait."""
     xr, yr, xt, yt = [], [], [], []
     idx: list[int] = []
+    nr = nt = 0  # the columns before the 摸切 ones
     for view, w, hand, kinds, seats in decisions(rows):
         me = view["viewer"]
         for o, r, per_tile in seats:
@@ -239,33 +243,38 @@ def raw_rows(rows: list[Any], tsumo: bool = False) -> tuple[np.ndarray, np.ndarr
             seat = [*r, n, len(mine), view["wall"], (o - view["dealer"]) % 4, (me - o) % 4,
                     sum(len(d) for d in view["discards"])]
             seat += [_class(river[-k]) if k <= n else -1 for k in range(1, 9)]
+            seat_t: list[float] = []
             cut: list[int] = []
             if tsumo:
                 flags = view["tsumo"][o]
                 run = next((k for k in range(n) if not flags[n - 1 - k]), n)
                 cut = [i for i in range(n) if not flags[i]]
-                seat += [float(flags[-k]) if k <= n else -1.0 for k in (1, 2, 3)]
-                seat += [run, sum(flags[-4:]), n - cut[-1] if cut else 99, len(cut)]
-            xr.append(seat)
+                seat_t = [float(flags[-k]) if k <= n else -1.0 for k in (1, 2, 3)]
+                seat_t += [run, sum(flags[-4:]), n - cut[-1] if cut else 99, len(cut)]
+            nr = len(seat)
+            xr.append(seat + seat_t)
             yr.append(float(bool(w[o])))
             for t, g in zip(kinds, per_tile, strict=True):
                 f = list(g) + seat + [t % 9 if t < 27 else -1, hand.unseen[t]]
+                rel = [_relation(x, t) for x in river]
                 for code in (0, 1, 2, 3):
-                    at = [i for i, x in enumerate(river) if _relation(x, t) == code]
+                    at = [i for i in range(n) if rel[i] == code]
                     f += [n - at[-1] if at else 99, n - at[0] if at else 99, len(at)]
                 f += [float(t in since[k]) for k in range(4)]
                 f.append(min([abs(m - t) for m in mine if _relation(m, t) >= 0] or [9]))
-                if tsumo:
-                    f += [_relation(river[cut[-k]], t) if k <= len(cut) else -2 for k in (1, 2, 3)]
-                    for code in (0, 1, 2, 3):
-                        at = [i for i in cut if _relation(river[i], t) == code]
-                        f += [n - at[-1] if at else 99, len(at)]
                 f += [hand.unseen[t + d] if t < 27 and 0 <= t + d < 27 and (t + d) // 9 == t // 9 else -1
                       for d in (-2, -1, 1, 2)]
+                nt = len(f)
+                if tsumo:
+                    f += seat_t
+                    f += [rel[cut[-k]] if k <= len(cut) else -2 for k in (1, 2, 3)]
+                    for code in (0, 1, 2, 3):
+                        at = [i for i in cut if rel[i] == code]
+                        f += [n - at[-1] if at else 99, len(at)]
                 xt.append(f)
                 yt.append(float(t in w[o]))
                 idx.append(len(xr) - 1)
-    return np.array(xr, dtype=float), np.array(yr), np.array(xt, dtype=float), np.array(yt), np.array(idx)
+    return np.array(xr, dtype=float), np.array(yr), np.array(xt, dtype=float), np.array(yt), np.array(idx), nr, nt
 
 
 def gbm(train: str, test: str, tsumo: bool = False) -> None:
@@ -279,13 +288,13 @@ def gbm(train: str, test: str, tsumo: bool = False) -> None:
     def trees() -> Any:
         return HistGradientBoostingClassifier(max_iter=400, learning_rate=0.05, max_leaf_nodes=31, random_state=0)
 
-    for label, flag in [("trees", False), ("trees + 摸切/手切", True)][:2 if tsumo else 1]:
-        xr, yr, xt, yt, idx = raw_rows(tr, flag)
-        xr2, yr2, xt2, yt2, idx2 = raw_rows(te, flag)
-        pr = trees().fit(xr, yr).predict_proba(xr2)[:, 1]
-        ready = yr[idx] > 0.5
-        pt = trees().fit(xt[ready], yt[ready]).predict_proba(xt2)[:, 1]
-        rr = yr2[idx2] > 0.5
+    xr, yr, xt, yt, idx, nr, nt = raw_rows(tr, tsumo)
+    xr2, yr2, xt2, yt2, idx2, _, _ = raw_rows(te, tsumo)
+    ready = yr[idx] > 0.5
+    rr = yr2[idx2] > 0.5
+    for label, cr, ct in [("trees", nr, nt), ("trees + 摸切/手切", xr.shape[1], xt.shape[1])][:2 if tsumo else 1]:
+        pr = trees().fit(xr[:, :cr], yr).predict_proba(xr2[:, :cr])[:, 1]
+        pt = trees().fit(xt[ready, :ct], yt[ready]).predict_proba(xt2[:, :ct])[:, 1]
         print(f"{label}: AUC ready {auc(pr, yr2):.3f}; wait among ready seats {auc(pt[rr], yt2[rr]):.3f}; "
               f"(opponent, tile) product {auc(pr[idx2] * pt, yt2):.3f}")
 
