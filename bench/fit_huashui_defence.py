@@ -30,6 +30,7 @@ from paiju.games.huashui.defence import (
     READY_NAMES,
     TILE_NAMES,
     WIN_NAMES,
+    deal_in_read,
     fresh_tiles,
     read_features,
     read_ready_features,
@@ -146,19 +147,17 @@ class WhichOracleBot(OracleBot):
     def _deal_in(self, view: View, me: int, kinds: list[int], unseen: list[int]) -> list[list[float]]:
         assert self.game is not None
         out = [[0.0] * NUM_KINDS for _ in range(4)]
+        dial = min(self.mix, self.known) < 1.0  # else lam is 1 below and the fit is never read
+        fitted = deal_in_read(view, me, kinds, unseen, cross=True) if dial else []
         for o in range(4):
             if o == me:
                 continue
-            r = read_ready_features(view, o)
-            ready = ready_chance(r)
+            ready = ready_chance(read_ready_features(view, o))
             w = waits(self.game, o)
             lam = self.mix if self.known >= 1.0 or self._coin.random() < self.known else 0.0
-            fitted = [0.0] * len(kinds)
-            if lam < 1.0:
-                r_all, per_tile = read_features(view, me, o, kinds, unseen)
-                fitted = [wait_chance(g, r_all, cross=True) for g in per_tile]
-            for t, f in zip(kinds, fitted, strict=True):
-                out[o][t] = ready * ((1.0 - lam) * f + lam * (float(t in w) if w else 0.07))
+            for t in kinds:
+                truth = ready * (float(t in w) if w else 0.07)
+                out[o][t] = truth if lam >= 1.0 else (1.0 - lam) * fitted[o][t] + lam * truth
         return out
 
 
