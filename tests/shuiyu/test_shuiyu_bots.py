@@ -8,6 +8,7 @@ from itertools import combinations
 from typing import Any, Literal
 
 from paiju.bots import Bot, RandomBot, play_out
+from paiju.bots.base import catch_up, reseed
 from paiju.core.cards import parse_cards
 from paiju.games.shuiyu import ShuiyuConfig, ShuiyuGame
 from paiju.games.shuiyu.bots import BOTS, BiggestHeadBot, OddsBot, model_split, odds_tables
@@ -293,3 +294,37 @@ def test_reads_start_afresh_with_a_new_match() -> None:
     assert bot.act(habit, ["drink", "compare"]) == "compare" and bot.reads
     bot.act(_respond_view(None, [("push", "", "deny")] * 2), ["drink", "compare"])
     assert bot.reads == {}
+
+
+def _reading(bot: OddsBot) -> tuple[Any, ...]:
+    return bot.read_round, bot.at_round, bot.reads, bot.believers, bot.habit_killers
+
+
+def test_a_bot_taking_the_seat_mid_match_reads_the_match_so_far() -> None:
+    """``catch_up`` (a table rebuilt after a restart, a person replaced): the new bot's reading of the other
+    seats equals the reading of the bot that sat there from the start, and from there it chooses the same."""
+    game = ShuiyuGame.new(ShuiyuConfig(rounds=12), 41)
+    first = OddsBot(0)
+    bots: list[Bot] = [first, RandomBot(1), RandomBot(2), RandomBot(3)]  # hand-blind seats: plenty to read
+    while game.view(0)["round"] < 5:
+        seat = game.to_move()[0]
+        game.apply(seat, bots[seat].act(game.view(seat), game.legal_actions(seat)))
+    late = OddsBot(99)
+    catch_up(late, game, 0)
+    first.recall(game.view(0))  # the first bot reads the latest round at its next decision
+    assert late.reads and late.read_round >= 3
+    assert _reading(late) == _reading(first)
+    decided = 0
+    while not game.finished:
+        seat = game.to_move()[0]
+        view, legal = game.view(seat), game.legal_actions(seat)
+        if seat == 0:
+            reseed(first, decided)
+            reseed(late, decided)
+            action = first.act(view, legal)
+            assert late.act(view, legal) == action
+            decided += 1
+        else:
+            action = bots[seat].act(view, legal)
+        game.apply(seat, action)
+    assert decided > 10 and _reading(late) == _reading(first)

@@ -6,6 +6,7 @@ actions; it never touches the game object, so it cannot see what its seat cannot
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -44,6 +45,21 @@ def reseed(bot: Bot, seed: int) -> None:
     rng = getattr(bot, "rng", None)
     if isinstance(rng, random.Random):
         rng.seed(seed)
+
+
+def catch_up(bot: Bot, game: Game[Any], seat: int) -> None:
+    """A bot that remembers what its seat saw (it has ``recall(view)``) and takes the seat mid-match, on a
+    table rebuilt after a restart or in place of a person who left: show it the seat's view after every move
+    so far, so it knows the match as if it had sat there from the start.  A bot without ``recall`` is left
+    alone (nothing is replayed)."""
+    recall = getattr(bot, "recall", None)
+    if recall is None or not game.history:
+        return
+    record = game.record()
+    replay = type(game).replay(dataclasses.replace(record, actions=()))
+    for s, action in record.actions:
+        replay.apply(s, action)
+        recall(replay.view(seat))
 
 
 def _game_bots(game: str) -> dict[str, BotFactory]:

@@ -17,7 +17,8 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from paiju.bots.base import STRENGTHS, Bot, RandomBot, bot_maker, reseed, strength_kinds
+from paiju.bots.base import STRENGTHS, Bot, RandomBot, bot_maker, catch_up, reseed, strength_kinds
+from paiju.core.game import Game
 
 from .errors import ErrorCode, RoomError
 from .search import SearchPool
@@ -90,8 +91,9 @@ class TableBots:
 
     Each decision is seeded by (table seed, seat, move number), so a bot's choice depends on the state alone:
     asked twice for one state (the table moved while it thought, then came back to it), or after a restart
-    rebuilt the table, it chooses the same (a bot that remembers past rounds, as 水鱼's does, remembers only
-    what this process saw)."""
+    rebuilt the table, it chooses the same.  A bot that remembers past rounds (水鱼's) and takes a seat
+    mid-match, after a restart or in place of a person, first reads the match so far from the seat's views
+    (``catch_up``), so it remembers what the first one would have."""
 
     def __init__(self, factory: BotFactory, table_id: str, game: str, seed: int,
                  search: SearchPool | None = None) -> None:
@@ -119,9 +121,9 @@ class TableBots:
         """Whether the seat's decisions go to the search pool."""
         return bot == STRONG and self.search is not None and searches(self.game)
 
-    def bot(self, seat: int, name: str) -> Bot:
+    def bot(self, seat: int, name: str, game: Game[Any] | None = None) -> Bot:
         """The bot that decides in this process for the seat whose ``bot`` is ``name``: for a searching seat, its
-        fast fallback (the game's normal bot)."""
+        fast fallback (the game's normal bot).  A new one has read ``game`` so far (``catch_up``)."""
         made = self._bots.get(seat)
         if made is None or made[0] != name:
             search = self.searches(name)
@@ -129,6 +131,8 @@ class TableBots:
                 self.prepare(name)  # a table rebuilt after a restart: its first search starts the workers
             made = self._bots[seat] = (name, self.factory(self.game, self.kind(NORMAL if search else name),
                                                           self._seed(seat)))
+            if game is not None:
+                catch_up(made[1], game, seat)
         return made[1]
 
     def prepare(self, name: str) -> None:

@@ -424,6 +424,12 @@ class OddsBot:
             return self._answer(view, legal)
         return self._respond(view, legal)
 
+    def recall(self, view: View) -> None:
+        """A view of this seat from earlier in the match (``paiju.bots.base.catch_up``): read its rounds, as
+        ``act`` would have, so a bot that takes the seat mid-match (a rebuilt table) plays as the first did."""
+        if _mixed(view):
+            self._read_last_round(view)
+
     # -- the equilibrium mix (the page's table) ---------------------------------------------------------
     def _draw(self, p: float) -> bool:
         """True with probability p; a pure choice draws nothing, so the random stream moves only on a mix."""
