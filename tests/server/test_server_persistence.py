@@ -72,48 +72,36 @@ def test_a_deadline_that_passed_while_the_server_was_down_is_taken_on_restart(se
         assert row.actions[1][2] >= deadline
 
 
+class Remembering:
+    """The toy game's first-legal bot with a memory: how many of its seat's views it was shown (``recall``)
+    before each of its moves."""
+
+    def __init__(self, log: list[int]) -> None:
+        self.recalled = 0
+        self.log = log
+
+    def recall(self, view: View) -> None:
+        self.recalled += 1
+
+    def act(self, view: View, legal: Any) -> str:
+        self.log.append(self.recalled)
+        return str(legal[0])
+
+
 def test_a_restart_hands_bot_seats_back_to_their_bots(settings: Settings) -> None:
-    with LiveServer(settings, bot_factory=first_bot) as one:
-        me = one.client("me")
-        tid, [sock] = toy_table(one, [me], deal={"hands": [["1", "2"], ["3", "4"], ["5", "6"]]},
-                                config={"hand_size": 2})
-        sock.act("play 1")
-        sock.until(lambda m: m["type"] == "update" and m["seq"] == 3)  # both bots have played
-    with LiveServer(settings, bot_factory=first_bot) as two:
-        me2 = two.client()
-        me2.token = me.token
-        sock = me2.socket(tid)
-        assert sock.recv()["seq"] == 3
-        sock.act("play 2")
-        last = sock.until(lambda m: m["type"] == "update" and m["view"]["finished"])
-        assert last["seq"] == 6
-
-
-def test_a_bot_rebuilt_after_a_restart_has_read_the_match_so_far(settings: Settings) -> None:
-    """A bot that remembers what its seat saw (``recall``, as 水鱼's) is shown the seat's view after every
-    move so far before it first decides, on a table rebuilt after a restart as on a new one."""
+    """The bots play on after a restart; a bot that remembers what its seat saw (``recall``, as 水鱼's) is
+    shown the seat's view after every move so far before it first decides, on a rebuilt table as on a new one."""
     recalled_at_act: list[int] = []
 
-    class Remembering:
-        def __init__(self) -> None:
-            self.recalled = 0
-
-        def recall(self, view: View) -> None:
-            self.recalled += 1
-
-        def act(self, view: View, legal: Any) -> str:
-            recalled_at_act.append(self.recalled)
-            return str(legal[0])
-
     def factory(game: str, kind: str, seed: int) -> Bot:
-        return Remembering() if game == "toy" else first_bot(game, kind, seed)
+        return Remembering(recalled_at_act) if game == "toy" else first_bot(game, kind, seed)
 
     with LiveServer(settings, bot_factory=factory) as one:
         me = one.client("me")
         tid, [sock] = toy_table(one, [me], deal={"hands": [["1", "2"], ["3", "4"], ["5", "6"]]},
                                 config={"hand_size": 2})
         sock.act("play 1")
-        sock.until(lambda m: m["type"] == "update" and m["seq"] == 3)
+        sock.until(lambda m: m["type"] == "update" and m["seq"] == 3)  # both bots have played
     assert recalled_at_act == [1, 2]  # each bot made at its first move, after 1 and 2 moves
     with LiveServer(settings, bot_factory=factory) as two:
         me2 = two.client()
@@ -121,7 +109,8 @@ def test_a_bot_rebuilt_after_a_restart_has_read_the_match_so_far(settings: Setti
         sock = me2.socket(tid)
         assert sock.recv()["seq"] == 3
         sock.act("play 2")
-        sock.until(lambda m: m["type"] == "update" and m["view"]["finished"])
+        last = sock.until(lambda m: m["type"] == "update" and m["view"]["finished"])
+        assert last["seq"] == 6
     assert recalled_at_act == [1, 2, 4, 5]  # rebuilt: each new bot read all 4 and 5 moves before its own
 
 
