@@ -310,7 +310,7 @@ def test_a_bot_taking_the_seat_mid_match_reads_the_match_so_far() -> None:
         seat = game.to_move()[0]
         game.apply(seat, bots[seat].act(game.view(seat), game.legal_actions(seat)))
     late = OddsBot(99)
-    catch_up(late, game, 0)
+    catch_up(late, game.record(), 0)
     first.recall(game.view(0))  # the first bot reads the latest round at its next decision
     assert late.reads and late.read_round >= 3
     assert _reading(late) == _reading(first)

@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from paiju.core.game import Action, Event, Game, View
-from paiju.core.registry import entry
+from paiju.core.game import Action, Event, Game, Record, View
+from paiju.core.registry import entry, get_game
 
 
 class Bot(Protocol):
@@ -47,16 +47,20 @@ def reseed(bot: Bot, seed: int) -> None:
         rng.seed(seed)
 
 
-def catch_up(bot: Bot, game: Game[Any], seat: int) -> None:
-    """A bot that remembers what its seat saw (it has ``recall(view)``) and takes the seat mid-match, on a
-    table rebuilt after a restart or in place of a person who left: show it the seat's view after every move
-    so far, so it knows the match as if it had sat there from the start.  A bot without ``recall`` is left
-    alone (nothing is replayed)."""
-    recall = getattr(bot, "recall", None)
-    if recall is None or not game.history:
+def remembers(bot: Bot) -> bool:
+    """Whether the bot keeps what its seat saw from move to move (it has ``recall(view)``)."""
+    return callable(getattr(bot, "recall", None))
+
+
+def catch_up(bot: Bot, record: Record, seat: int) -> None:
+    """A bot that remembers what its seat saw and takes the seat mid-match, on a table rebuilt after a
+    restart or in place of a person who left: show it the seat's view after every move of ``record``, so it
+    knows the match as if it had sat there from the start.  A bot without ``recall`` is left alone (nothing
+    is replayed).  The replay is its own game: this may run on another thread while the table moves on."""
+    if not remembers(bot) or not record.actions:
         return
-    record = game.record()
-    replay = type(game).replay(dataclasses.replace(record, actions=()))
+    recall = bot.recall  # type: ignore[attr-defined]
+    replay = get_game(record.game).replay(dataclasses.replace(record, actions=()))
     for s, action in record.actions:
         replay.apply(s, action)
         recall(replay.view(seat))

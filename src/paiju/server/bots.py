@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from paiju.bots.base import STRENGTHS, Bot, RandomBot, bot_maker, catch_up, reseed, strength_kinds
+from paiju.bots.base import STRENGTHS, Bot, RandomBot, bot_maker, catch_up, remembers, reseed, strength_kinds
 from paiju.core.game import Game
 
 from .errors import ErrorCode, RoomError
@@ -121,9 +121,18 @@ class TableBots:
         """Whether the seat's decisions go to the search pool."""
         return bot == STRONG and self.search is not None and searches(self.game)
 
-    def bot(self, seat: int, name: str, game: Game[Any] | None = None) -> Bot:
+    async def caught_up(self, seat: int, name: str, game: Game[Any]) -> Bot:
+        """:meth:`bot`; a new one that remembers (水鱼's) first reads ``game`` so far, on a worker thread (a long
+        match is many views; the caller holds the table's lock, so the seat does not move meanwhile)."""
+        fresh = self._bots.get(seat, ("", None))[0] != name
+        bot = self.bot(seat, name)
+        if fresh and remembers(bot) and game.history:
+            await asyncio.to_thread(catch_up, bot, game.record(), seat)
+        return bot
+
+    def bot(self, seat: int, name: str) -> Bot:
         """The bot that decides in this process for the seat whose ``bot`` is ``name``: for a searching seat, its
-        fast fallback (the game's normal bot).  A new one has read ``game`` so far (``catch_up``)."""
+        fast fallback (the game's normal bot)."""
         made = self._bots.get(seat)
         if made is None or made[0] != name:
             search = self.searches(name)
@@ -131,8 +140,6 @@ class TableBots:
                 self.prepare(name)  # a table rebuilt after a restart: its first search starts the workers
             made = self._bots[seat] = (name, self.factory(self.game, self.kind(NORMAL if search else name),
                                                           self._seed(seat)))
-            if game is not None:
-                catch_up(made[1], game, seat)
         return made[1]
 
     def prepare(self, name: str) -> None:

@@ -671,7 +671,7 @@ class CardTable:
             if seat in self.bots.thinking or not self._can_decide(seat, seq, bot_only=bot_only):
                 return
             name = self.seats[seat].bot or self.settings.bot_kind
-            bot = self.bots.bot(seat, name, self.game)
+            bot = await self.bots.caught_up(seat, name, self.game)
             legal = list(self.game.legal_actions(seat))
             # a private copy: the bot reads it on another thread (or process) while the game moves on
             view = json.loads(dumps(self.game.view(seat, copy=False))) if self.bots.needs_view(bot, name) else {}
