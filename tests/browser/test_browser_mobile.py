@@ -21,6 +21,31 @@ SETTLE = """async (selector) => {
     });
     for (let i = 0; i < 60 && !big(); i++) await new Promise((done) => setTimeout(done, 50));
 }"""
+STILL = """async (selector) => {
+    let n = -1, since = Date.now();
+    for (let i = 0; i < 600; i++) {
+        const m = document.querySelectorAll(selector).length;
+        if (m !== n) { n = m; since = Date.now(); } else if (Date.now() - since >= 1000) return n;
+        await new Promise((done) => setTimeout(done, 50));
+    }
+    return n;
+}"""
+"""Wait (up to 30 s) until the hand has held the same number of cards for a second: 升级's paced deal gives
+the person a decision (抢亮) two cards in, and a full hand is the one that must be readable."""
+WHY_SMALL = """(selector) => {
+    const small = [...document.querySelectorAll(selector)].find((e) => {
+        const r = e.getBoundingClientRect();
+        return r.width < 20 || r.height < 40;
+    });
+    const out = [];
+    for (let e = small; e && e !== document.body; e = e.parentElement) {
+        const c = getComputedStyle(e);
+        out.push(`${e.tagName.toLowerCase()}.${[...e.classList].join(".")} ${c.display} ${c.visibility} ` +
+                 `${Math.round(e.getBoundingClientRect().width)}x${Math.round(e.getBoundingClientRect().height)}`);
+    }
+    return out.join(" < ");
+}"""
+"""Where a card that measures too small sits: each ancestor's display, visibility and size, for the failure."""
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
 
@@ -69,11 +94,16 @@ def test_table_fits_a_phone(game: str, room: Any, artifacts: Path) -> None:
     assert_fits(page, f"{game} table")
     own = page.locator(OWN_CARDS)
     if own.count():  # every card of your hand at least 40 px tall, 20 px wide: readable and easy to tap
-        # A layout that is too small stays so; a hand caught mid-redraw (seen once in a full run: every box
-        # 0 x 0) is given a moment to settle.
+        # A layout that is too small stays so; a hand caught mid-redraw (seen twice in full runs, during 升级's
+        # deal: every box 0 x 0) is measured once the deal is over, after a moment to settle.
+        page.evaluate(STILL, OWN_CARDS)
         page.evaluate(SETTLE, OWN_CARDS)
         boxes = own.evaluate_all("els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])")
-        assert min(w for w, _ in boxes) >= 20 and min(h for _, h in boxes) >= 40, f"cards too small: {boxes[:3]}"
+        if min(w for w, _ in boxes) < 20 or min(h for _, h in boxes) < 40:
+            page.screenshot(path=str(artifacts / f"{game}-mobile-small-cards.png"), full_page=True)
+            why = page.evaluate(WHY_SMALL, OWN_CARDS)
+            pytest.fail(f"cards too small: {boxes[:3]} ({sum(w < 20 or h < 40 for w, h in boxes)} of "
+                        f"{len(boxes)}); the first one's ancestors: {why}")
     page.screenshot(path=str(artifacts / f"{game}-mobile.png"), full_page=True)
 
     # Play on by tapping until the hand's result: the panel fits the phone too.
