@@ -124,9 +124,9 @@ class TableBots:
     async def caught_up(self, seat: int, name: str, game: Game[Any]) -> Bot:
         """:meth:`bot`; a new one that remembers (水鱼's) first reads ``game`` so far, on a worker thread (a long
         match is many views; the caller holds the table's lock, so the seat does not move meanwhile)."""
-        fresh = self._bots.get(seat, ("", None))[0] != name
+        before = self._bots.get(seat)
         bot = self.bot(seat, name)
-        if fresh and remembers(bot) and game.history:
+        if (before is None or before[1] is not bot) and remembers(bot) and game.history:
             await asyncio.to_thread(catch_up, bot, game.record(), seat)
         return bot
 

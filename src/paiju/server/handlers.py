@@ -58,7 +58,7 @@ async def on_table(request: Request, name: str, player: Player | None, data: dic
         return reply
     table = room.get(tid)
     if name.startswith("read:"):
-        return request.app.state.reads[name[5:]](table)  # type: ignore[no-any-return]
+        return request.app.state.reads[name.removeprefix("read:")](table)  # type: ignore[no-any-return]
     assert player is not None, "a command needs the session's player"
     return await request.app.state.commands[name](player, table, data)  # type: ignore[no-any-return]
 
