@@ -14,10 +14,14 @@ from paiju.core import registry
 pytestmark = pytest.mark.browser
 
 OWN_CARDS = ".board .seat.me .hand .card"
-SETTLE = """async (selector) => {
+CARD_W, CARD_H = 20, 40
+"""Every card of your hand at least this big (px): readable and easy to tap."""
+MIN_CARD = {"selector": OWN_CARDS, "width": CARD_W, "height": CARD_H}
+"""What the scripts below measure against."""
+SETTLE = """async ({selector, width, height}) => {
     const big = () => [...document.querySelectorAll(selector)].every((e) => {
         const r = e.getBoundingClientRect();
-        return r.width >= 20 && r.height >= 40;
+        return r.width >= width && r.height >= height;
     });
     for (let i = 0; i < 60 && !big(); i++) await new Promise((done) => setTimeout(done, 50));
 }"""
@@ -32,10 +36,10 @@ STILL = """async (selector) => {
 }"""
 """Wait (up to 30 s) until the hand has held the same number of cards for a second: 升级's paced deal gives
 the person a decision (抢亮) two cards in, and a full hand is the one that must be readable."""
-WHY_SMALL = """(selector) => {
+WHY_SMALL = """({selector, width, height}) => {
     const small = [...document.querySelectorAll(selector)].find((e) => {
         const r = e.getBoundingClientRect();
-        return r.width < 20 || r.height < 40;
+        return r.width < width || r.height < height;
     });
     const out = [];
     for (let e = small; e && e !== document.body; e = e.parentElement) {
@@ -93,17 +97,18 @@ def test_table_fits_a_phone(game: str, room: Any, artifacts: Path) -> None:
     page.wait_for_selector("#controls.active, #result-panel", timeout=30_000)
     assert_fits(page, f"{game} table")
     own = page.locator(OWN_CARDS)
-    if own.count():  # every card of your hand at least 40 px tall, 20 px wide: readable and easy to tap
+    if own.count():  # every card of your hand at least CARD_W x CARD_H
         # A layout that is too small stays so; a hand caught mid-redraw (seen twice in full runs, during 升级's
         # deal: every box 0 x 0) is measured once the deal is over, after a moment to settle.
         page.evaluate(STILL, OWN_CARDS)
-        page.evaluate(SETTLE, OWN_CARDS)
+        page.evaluate(SETTLE, MIN_CARD)
         boxes = own.evaluate_all("els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])")
-        if min(w for w, _ in boxes) < 20 or min(h for _, h in boxes) < 40:
+        small = [b for b in boxes if b[0] < CARD_W or b[1] < CARD_H]
+        if small:
             page.screenshot(path=str(artifacts / f"{game}-mobile-small-cards.png"), full_page=True)
-            why = page.evaluate(WHY_SMALL, OWN_CARDS)
-            pytest.fail(f"cards too small: {boxes[:3]} ({sum(w < 20 or h < 40 for w, h in boxes)} of "
-                        f"{len(boxes)}); the first one's ancestors: {why}")
+            why = page.evaluate(WHY_SMALL, MIN_CARD)
+            pytest.fail(f"cards too small: {small[:3]} ({len(small)} of {len(boxes)}); the first one's "
+                        f"ancestors: {why}")
     page.screenshot(path=str(artifacts / f"{game}-mobile.png"), full_page=True)
 
     # Play on by tapping until the hand's result: the panel fits the phone too.
