@@ -41,7 +41,8 @@ def test_every_seat_has_a_name_and_the_log_reads(room: Any, artifacts: Path) -> 
     assert page.locator("#log").get_attribute("open") is not None, "the log closed by itself"
     lines = page.locator("#log li").all_inner_texts()
     assert any(line.startswith("小李 打出") for line in lines), lines
-    assert any(line.startswith(f"{BOTS['zh'][1]} 打出") for line in lines), lines
+    # The demo's random bot may pass on both its turns (1 deal in 36), so its line is either sentence.
+    assert any(line.startswith((f"{BOTS['zh'][1]} 打出", f"{BOTS['zh'][1]} 过")) for line in lines), lines
     for text in [*names, *lines, *page.locator("#scoreboard").all_inner_texts()]:
         assert not re.search(r"(^|\D)0号|seat 0|座位0|bot 1|机器人\d", text), text
     panel = page.locator("#result-panel")
@@ -52,7 +53,8 @@ def test_every_seat_has_a_name_and_the_log_reads(room: Any, artifacts: Path) -> 
     page.keyboard.press("Escape")
     page.click("#lang-switch")
     lines = page.locator("#log li").all_inner_texts()
-    assert any(line.startswith(f"{BOTS['en'][1]} discards") for line in lines), lines
+    assert any(line.startswith("小李 discards") for line in lines), lines
+    assert any(line.startswith((f"{BOTS['en'][1]} discards", f"{BOTS['en'][1]} passes")) for line in lines), lines
     assert page.locator('.board .seat[data-seat="2"] .seat-name').inner_text() == BOTS["en"][2]
     page.click("#lang-switch")
     page.screenshot(path=str(artifacts / "seats-log.png"), full_page=True)
