@@ -164,11 +164,11 @@ class WhichOracleBot(OracleBot):
 ORACLES: dict[str, type[OracleBot]] = {"oracle": OracleBot, "ready": ReadyOracleBot, "which": WhichOracleBot}
 
 
-def ceiling(deals: int, variants: list[tuple[str, dict[str, Any]]]) -> None:
-    """Paired deals 0..deals-1 (the study's), the hero in each seat against three greedy bots, per variant
-    (kind ``model``: the bot as it is; else one of :data:`ORACLES`)."""
+def ceiling(deals: int, variants: list[tuple[str, dict[str, Any]]], first: int = 0) -> None:
+    """Paired deals first..first+deals-1 (0.. are the study's, 20000.. the fresh ones), the hero in each seat
+    against three greedy bots, per variant (kind ``model``: the bot as it is; else one of :data:`ORACLES`)."""
     rows: list[list[tuple[float, float, float]]] = [[] for _ in variants]
-    for d in range(deals):
+    for d in range(first, first + deals):
         for i, (kind, options) in enumerate(variants):
             pts = won = dealt = 0.0
             for hero in range(4):

@@ -6,7 +6,7 @@
     .venv/bin/python bench/huashui_read.py collect --games 8000 --seed 300000 -o /tmp/read_8000.pkl   # 9 min
     .venv/bin/python bench/huashui_net.py fit /tmp/read_train.pkl,/tmp/read_4000.pkl,/tmp/read_8000.pkl \\
         /tmp/read_test.pkl --epochs 1 -o /tmp/net.pt
-    .venv/bin/python bench/huashui_net.py play /tmp/net.pt --deals 600
+    .venv/bin/python bench/huashui_net.py play /tmp/net.pt --deals 600 [--first 20000]   # 9 min
 
 The per-tile logistic and the trees of ``huashui_read.py`` see each (opponent, tile) pair on its own.  This
 network sees an opponent's whole table at once: per kind, what the reader can see of it (its unseen copies,
@@ -225,14 +225,15 @@ class NetBot(OracleBot):
         return out
 
 
-def play(model: str, deals: int, danger_scale: float) -> None:
+def play(model: str, deals: int, danger_scale: float, first: int = 0) -> None:
     torch.set_num_threads(1)
     net = Net()
     net.load_state_dict(torch.load(model))
     net.eval()
     NetBot.net = net
     ORACLES["net"] = NetBot
-    ceiling(deals, [("model", {"defence": False}), ("net", {"defence": True, "danger_scale": danger_scale})])
+    ceiling(deals, [("model", {"defence": False}), ("net", {"defence": True, "danger_scale": danger_scale})],
+            first)
 
 
 def main() -> None:
@@ -248,12 +249,13 @@ def main() -> None:
     p.add_argument("model")
     p.add_argument("--deals", type=int, default=600)
     p.add_argument("--danger-scale", type=float, default=2.0)
+    p.add_argument("--first", type=int, default=0, help="the first deal (20000 for the fresh deals)")
     args = ap.parse_args()
     if args.cmd == "fit":
         torch.set_num_threads(args.threads)
         fit(args.train.split(","), args.test, args.epochs, args.out)
     else:
-        play(args.model, args.deals, args.danger_scale)
+        play(args.model, args.deals, args.danger_scale, args.first)
 
 
 if __name__ == "__main__":
