@@ -21,6 +21,7 @@ import statistics
 import time
 
 from paiju.bots.base import Bot, play_out
+from paiju.bots.study import percentile
 from paiju.games.huashui.bots import EfficientBot, ShantenGreedyBot
 from paiju.games.huashui.config import HuashuiConfig
 from paiju.games.huashui.engine import HuashuiGame
@@ -70,12 +71,11 @@ def main() -> None:
             diffs.append(points[0] - points[1])
         spreads.append(statistics.stdev(diffs))
         gaps.append(statistics.mean(diffs))
-    costs.sort()
     spread = statistics.median(spreads)
     need = (2 * spread / args.resolve) ** 2
     mean_cost = statistics.mean(costs)
-    print(f"{len(costs)} playouts: CPU mean {mean_cost:.1f} ms, p50 {costs[len(costs) // 2]:.1f}, "
-          f"p90 {costs[int(0.9 * len(costs))]:.1f}")
+    print(f"{len(costs)} playouts: CPU mean {mean_cost:.1f} ms, p50 {percentile(costs, 0.5):.1f}, "
+          f"p90 {percentile(costs, 0.9):.1f}")
     print(f"{len(spreads)} decisions: SD of the paired difference per playout, median {spread:.2f} points "
           f"(mean {statistics.mean(spreads):.2f}); mean |efficient − other| {statistics.mean(map(abs, gaps)):.2f}")
     print(f"to tell {args.resolve} points apart at two standard errors: {need:.0f} playouts per candidate, "
