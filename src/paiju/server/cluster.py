@@ -378,7 +378,7 @@ class RedisCluster(Cluster):
             await self.redis.delete(self._key("hb", self.worker_id))
             await self.redis.publish(self._key("news"), b"G" + self.worker_id.encode())
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self.pubsub.aclose()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
