@@ -21,7 +21,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import httpx
 
     from paiju.server import Settings, create_app
-
     settings = Settings(data_dir=tmp_path_factory.mktemp("lobby-pages"), secret_key="browser-tests",
                         address_limit_factor=100)
     with serve_room(create_app(settings), "lobby-pages-room") as url, httpx.Client(base_url=url) as http:

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from paiju.server import Settings
-from paiju.server.auth import Sessions
+from paiju.server.people.auth import Sessions
 
 from .conftest import FakeClock, LiveServer, ToyGame, fast_settings, first_bot, register, toy_table
 
@@ -222,6 +222,6 @@ def test_deleting_an_account_anonymises_it_and_keeps_the_ledger(settings: Settin
         [entry] = friend.http.get(f"/api/players/{friend.id}").json()["ledger"]
         assert entry["table"] == tid and entry["match"]["seats"][0]["player"]["nickname"] == "已注销"
         with s.room.db.engine.connect() as c:
-            from paiju.server.ledger import check_balances
+            from paiju.server.scores.ledger import check_balances
             assert check_balances(c) == []
         register(s, "hal")  # the name is free again

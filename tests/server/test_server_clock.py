@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from paiju.core import Window
-from paiju.server.clock import NO_DEADLINES, Deadlines, Windows, next_deadlines, timer_changes
+from paiju.server.room.clock import NO_DEADLINES, Deadlines, Windows, next_deadlines, timer_changes
 
 T, C = Window.TURN, Window.CLAIM
 TIMED = Windows(turn=20.0, claim=10.0)

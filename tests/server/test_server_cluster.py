@@ -397,8 +397,7 @@ def test_two_matches_of_one_player_ending_on_two_workers_both_count(cluster: Any
     assert ledger[0]["balance"] == sum(e["points"] for e in ledger)  # newest first: the balance adds every entry
     engine = create_engine(cluster.database)
     try:
-        from paiju.server import ledger as lg
-
+        from paiju.server.scores import ledger as lg
         with engine.connect() as c:
             assert lg.check_balances(c) == []
     finally:

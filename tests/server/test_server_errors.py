@@ -28,7 +28,8 @@ def test_every_code_has_both_texts() -> None:
 
 
 def server_sources() -> list[tuple[str, ast.Module]]:
-    return [(p.name, ast.parse(p.read_text(encoding="utf-8"))) for p in sorted(SERVER_DIR.glob("*.py"))]
+    return [(str(p.relative_to(SERVER_DIR)), ast.parse(p.read_text(encoding="utf-8")))
+            for p in sorted(SERVER_DIR.rglob("*.py"))]
 
 
 def test_every_refusal_in_the_server_names_a_code_of_the_enum() -> None:

@@ -11,10 +11,11 @@ import pytest
 
 from paiju.bots.base import RandomBot
 from paiju.core import OMNISCIENT, get_game
-from paiju.server import numbers, series
 from paiju.server import storage as st
-from paiju.server.auth import Player as RoomPlayer
 from paiju.server.errors import RoomError
+from paiju.server.room import numbers
+from paiju.server.scores import series
+from paiju.server.storage import Player as RoomPlayer
 
 from .conftest import LiveServer, Socket, ToyGame, fast_settings, first_bot, register, toy_table
 from .test_server_replay import finish_toy

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from paiju.core import SPECTATOR, Game, Window, get_game
-from paiju.server.broadcast import with_text
+from paiju.server.room.broadcast import with_text
 
 from .conftest import LiveServer, Socket, fast_settings, registered_games
 

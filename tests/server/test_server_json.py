@@ -13,8 +13,8 @@ import pytest
 
 from paiju.core import get_game
 from paiju.server import storage as st
-from paiju.server.auth import Player
-from paiju.server.tables import _ENCODER, dumps
+from paiju.server.room.table import _ENCODER, dumps
+from paiju.server.storage import Player
 
 CASES: list[Any] = [
     {"type": "update", "seq": 3, "events": [{"type": "play", "seat": 1, "card": "红桃A"}], "view": None},

@@ -16,10 +16,11 @@ from sqlalchemy import Connection, Engine, select
 
 from paiju.bots.base import RandomBot
 from paiju.core import Game, Record, get_game
-from paiju.server import Settings, scoring
-from paiju.server import ledger as lg
+from paiju.server import Settings
 from paiju.server import storage as st
-from paiju.server.auth import Player as RoomPlayer
+from paiju.server.scores import ledger as lg
+from paiju.server.scores import scoring
+from paiju.server.storage import Player as RoomPlayer
 
 from .conftest import LiveServer, first_bot, ledger_of, registered_games, toy_table, wait_for
 

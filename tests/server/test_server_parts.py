@@ -21,14 +21,13 @@ from sqlalchemy import Connection, func, select
 from starlette.websockets import WebSocket
 
 from paiju.server import storage as st
-from paiju.server.auth import Player
-from paiju.server.bots import TableBots, default_bot_factory
-from paiju.server.broadcast import Broadcaster
 from paiju.server.errors import ErrorCode, RoomError
-from paiju.server.seats import DISCONNECTED, LEFT, Seats
-from paiju.server.storage import SeatRow
-from paiju.server.store import Departure, MatchEnd
-from paiju.server.tables import BotFactory, CardTable, Conn, Room
+from paiju.server.room.bots import TableBots, default_bot_factory
+from paiju.server.room.broadcast import Broadcaster
+from paiju.server.room.seats import DISCONNECTED, LEFT, Seats
+from paiju.server.room.store import Departure, MatchEnd
+from paiju.server.room.table import BotFactory, CardTable, Conn, Room
+from paiju.server.storage import Player, SeatRow
 
 from .conftest import ToyGame, fast_settings, first_bot
 
@@ -304,6 +303,6 @@ async def test_resume_waits_for_a_move_in_progress(room: Room) -> None:
 
 
 def test_the_app_never_reaches_into_a_tables_lock() -> None:
-    import paiju.server.app as app
+    import paiju.server.http.app as app
 
     assert ".lock" not in inspect.getsource(app)

@@ -157,9 +157,9 @@ def test_the_accounts_migration_moves_an_existing_database_forward(settings: Set
     from sqlalchemy import func, select
 
     from paiju.core import get_game
-    from paiju.server import ledger
-    from paiju.server.auth import Player as RoomPlayer
-    from paiju.server.auth import Sessions
+    from paiju.server.people.auth import Sessions
+    from paiju.server.scores import ledger
+    from paiju.server.storage import Player as RoomPlayer
 
     engine = storage.make_engine(settings.db_url, settings.data_dir)
     cfg = Config()
@@ -225,8 +225,8 @@ def test_the_friends_migration_moves_an_existing_database_forward(settings: Sett
     from alembic.config import Config
     from sqlalchemy import func, insert, select
 
-    from paiju.server.accounts import accounts
-    from paiju.server.auth import Player as RoomPlayer
+    from paiju.server.people.accounts import accounts
+    from paiju.server.storage import Player as RoomPlayer
 
     engine = storage.make_engine(settings.db_url, settings.data_dir)
     cfg = Config()

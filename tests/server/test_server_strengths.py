@@ -17,7 +17,7 @@ import pytest
 from paiju.bots.base import STRENGTHS, get_bot, strength_kinds
 from paiju.core import registry as core_registry
 from paiju.core.registry import GameEntry
-from paiju.server.search import FAILED, LAGGING, QUEUE_FULL, SEARCHED, STARTING, TIMED_OUT, SearchPool
+from paiju.server.room.search import FAILED, LAGGING, QUEUE_FULL, SEARCHED, STARTING, TIMED_OUT, SearchPool
 
 from .conftest import LiveServer, Player, ToyGame, fast_settings, registered_games
 from .strength_bots import BudgetBot, DyingBot, FirstBot, StuckBot

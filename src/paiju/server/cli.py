@@ -98,7 +98,6 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from paiju.server import Settings, create_app
-
         logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         if log_level.lower() != "debug":
             logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -140,7 +139,6 @@ def _engine(data_dir: Path, database_url: str | None) -> tuple[Engine, Settings]
     """The migrated database of a data directory (or URL), and the Settings naming it."""
     from paiju.server import Settings
     from paiju.server import storage as st
-
     settings = Settings(data_dir=data_dir, database_url=database_url,
                         secret_key=os.environ.get("PAIJU_SECRET_KEY") or None)
     engine = st.make_engine(settings.db_url, settings.data_dir)
@@ -161,7 +159,7 @@ def register_tools(app: typer.Typer) -> None:
     def _grant(username: str, data_dir: Path, database_url: str | None, revoke: bool) -> None:
         import time
 
-        from paiju.server.moderation import grant as grant_host
+        from paiju.server.people.moderation import grant as grant_host
 
         engine, _settings = _engine(data_dir, database_url)
         try:
@@ -187,7 +185,7 @@ def register_tools(app: typer.Typer) -> None:
     @admin.command("list")
     def list_(data_dir: DataDir = Path("./data"), database_url: DatabaseUrl = None) -> None:
         """The hosts granted in the database."""
-        from paiju.server.moderation import list_hosts
+        from paiju.server.people.moderation import list_hosts
 
         engine, _settings = _engine(data_dir, database_url)
         with engine.connect() as c:
@@ -211,7 +209,7 @@ def register_tools(app: typer.Typer) -> None:
         """Finished games' records as JSON lines, for researchers (docs/server.md, "Export")."""
         import sys
 
-        from paiju.server.export import write_jsonl
+        from paiju.server.scores.export import write_jsonl
 
         engine, settings = _engine(data_dir, database_url)
         secret = key or settings.signing_key()

@@ -47,10 +47,19 @@ from sqlalchemy import (
     update,
 )
 
-from .auth import Player
-
 log = logging.getLogger("paiju.server.storage")
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who sits at tables: a player row's id and nickname (a guest's or an account's)."""
+
+    id: str
+    nickname: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"id": self.id, "nickname": self.nickname}
 
 metadata = MetaData()
 

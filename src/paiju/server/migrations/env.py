@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from paiju.server import accounts, ledger  # noqa: F401  (their tables join the metadata)
+from paiju.server.people import accounts  # noqa: F401  (their tables join the metadata)
 from paiju.server.storage import metadata
 
 config = context.config

@@ -22,13 +22,13 @@ import asyncio
 import logging
 from typing import Any
 
-from . import scoring
-from .auth import Player
-from .cluster import RedisCluster
-from .errors import ErrorCode, RoomError
-from .tables import CardTable, Room
+from ..cluster.redis_cluster import RedisCluster
+from ..errors import ErrorCode, RoomError
+from ..room.table import CardTable, Room
+from ..scores import scoring
+from ..storage import Player
 
-log = logging.getLogger("paiju.server.quick")
+log = logging.getLogger("paiju.server.lobby.quick")
 
 
 class QuickMatch:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from ..errors import ErrorCode, RoomError
+from ..settings import Settings
 from .conn import Conn, dumps
-from .errors import ErrorCode, RoomError
-from .settings import Settings
-from .tables import CardTable
+from .table import CardTable
 
 PHRASES: list[tuple[str, str, str]] = [
     ("hurry", "快点吧，等得花儿都谢了", "Hurry up, please"),

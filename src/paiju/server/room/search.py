@@ -29,9 +29,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from .settings import Settings
+from ..settings import Settings
 
-log = logging.getLogger("paiju.server.search")
+log = logging.getLogger("paiju.server.room.search")
 
 SEARCHED, TIMED_OUT, LAGGING, QUEUE_FULL, STARTING, FAILED, LATE = \
     "searched", "timed_out", "lagging", "queue_full", "starting", "failed", "late"

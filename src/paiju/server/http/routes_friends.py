@@ -11,14 +11,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from . import numbers, series
-from .conn import dumps
-from .errors import ErrorCode, RoomError
-from .export import player_data
+from ..errors import ErrorCode, RoomError
+from ..lobby.quick import QuickMatch
+from ..people.moderation import Moderation
+from ..room import numbers
+from ..room.conn import dumps
+from ..room.talk import Talk
+from ..scores import series
+from ..scores.export import player_data
 from .handlers import api, body_of, current_player, require_player, room_of
-from .moderation import Moderation
-from .quick import QuickMatch
-from .social import Talk
 
 PAGES = ["/r/{number}", "/series/{table_id}", "/host"]
 """Browser pages served by the one-page client (index.html)."""

@@ -27,25 +27,23 @@ from sqlalchemy import Connection
 
 from paiju.core import SPECTATOR, ActionError, ConfigError, Event, Game, Window, get_game
 
-from . import scoring
-from .auth import Player
+from ..errors import ErrorCode, RoomError, invite_required, no_table
+from ..settings import Settings
+from ..storage import Database, Player, SeatRow, TableRow, expire_table, is_fenced
 from .bots import NORMAL, BotFactory, TableBots, default_bot_factory, seat_bot
 from .broadcast import Broadcaster, with_text
 from .clock import NO_DEADLINES, Deadlines, Timers, Windows, next_deadlines
 from .conn import _ENCODER, Conn, dumps, dumps_events
-from .errors import ErrorCode, RoomError, invite_required, no_table
 from .numbers import RoomNumbers
 from .ownership import Cluster, moved_error
 from .search import SearchPool
 from .seats import AUTOPLAY, DISCONNECTED, KICKED, LEFT, Seats
-from .settings import Settings
-from .storage import Database, SeatRow, TableRow, expire_table, is_fenced
 from .store import Move, RoomStore, StoreHooks, TableStore, replay_game
 
 __all__ = ["_ENCODER", "BotFactory", "CardTable", "Conn", "Room", "default_bot_factory", "dumps", "dumps_events",
            "replay_game"]
 
-log = logging.getLogger("paiju.server.tables")
+log = logging.getLogger("paiju.server.room.table")
 
 
 def _deadlines_of(row: TableRow, game: Game[Any]) -> Deadlines:
@@ -553,7 +551,8 @@ class CardTable:
         self._broadcast_state("update", events)
         if g.finished:
             self._broadcast_table()
-            await scoring.on_match_finished(self.room.db, self.row, g, self.settings.clock)  # the ledger
+            for booked in self.room.hooks.after_finish:  # the ledger (scores.scoring.hook_into)
+                await booked(self.row, g)
         elif self.pause is not None:
             self._broadcast_table()
         self._schedule()
@@ -718,7 +717,8 @@ class CardTable:
         now, move = self.settings.clock(), self.seq
         await self.store.replace_seat(s, now, move, reason)
         if reason == LEFT:  # accounts: an escape is booked at once (one who disconnected: at the end)
-            await scoring.on_escape(self.room.db, self.row, self.game, seat, move, now)
+            for booked in self.room.hooks.after_escape:
+                await booked(self.row, self.game, seat, move, now)
         self._broadcast_table()
         if reason != DISCONNECTED:  # the leaver's (or the kicked person's) own clients now watch as spectators
             self.watchers.to_player(s.player_id, self._snapshot)

@@ -17,10 +17,10 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from . import storage as st
-from .accounts import accounts, sessions
+from .. import storage as st
+from ..people.accounts import accounts, sessions
+from ..people.moderation import reports
 from .ledger import ledger_page, standing_of
-from .moderation import reports
 
 
 class Pseudonyms:

@@ -28,11 +28,12 @@ from sqlalchemy import Connection, select, update
 
 from paiju.core import OMNISCIENT, Game, get_game
 
+from ..room.store import StoreHooks
+from ..storage import Database, TableRow, actions, card_tables, departures
 from . import ledger as lg
 from .ledger import Claim
-from .storage import Database, TableRow, actions, card_tables, departures
 
-log = logging.getLogger("paiju.server.scoring")
+log = logging.getLogger("paiju.server.scores.scoring")
 
 ESCAPES = ("left", "disconnected")
 """Seat replacements that are escapes (逃跑).  Autoplay chosen by a person is not one."""
@@ -348,8 +349,8 @@ def unbooked_tables(conn: Connection, limit: int = 100) -> list[str]:
 
 def match_facts_from_db(conn: Connection, table_id: str) -> MatchFacts | None:
     """A finished table's facts read back from the database (for bookings a crash left undone)."""
-    from .storage import load_tables
-    from .store import replay_game
+    from ..room.store import replay_game
+    from ..storage import load_tables
 
     rows = load_tables(conn, table_id=table_id)
     if not rows or rows[0].status != "finished":
@@ -402,3 +403,16 @@ async def on_escape(db: Database, row: TableRow, game: Game[Any], seat: int, mov
         await db.run(lambda c: book_escape(c, facts))
     except Exception:
         log.exception("table %s: booking an escape failed; the match's booking will", row.id)
+
+
+def hook_into(hooks: StoreHooks, db: Database, clock: Callable[[], float]) -> None:
+    """Have the room's tables book through this ledger: the room calls these hooks and never imports scores."""
+
+    async def finished(row: TableRow, game: Game[Any]) -> None:
+        await on_match_finished(db, row, game, clock)
+
+    async def escaped(row: TableRow, game: Game[Any], seat: int, move: int, at: float) -> None:
+        await on_escape(db, row, game, seat, move, at)
+
+    hooks.after_finish.append(finished)
+    hooks.after_escape.append(escaped)

@@ -10,7 +10,7 @@ of several processes fences its writes here.  A table's state is rebuilt from it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -18,9 +18,8 @@ from sqlalchemy import Connection
 
 from paiju.core import Game, get_game
 
-from . import storage as st
-from .auth import Player
-from .storage import Database, SeatRow, TableRow
+from .. import storage as st
+from ..storage import Database, Player, SeatRow, TableRow
 
 
 class Move(NamedTuple):
@@ -65,6 +64,13 @@ class StoreHooks:
 
     finished: list[Callable[[Connection, MatchEnd], None]] = field(default_factory=list)
     departed: list[Callable[[Connection, Departure], None]] = field(default_factory=list)
+    after_finish: list[Callable[[TableRow, Game[Any]], Awaitable[None]]] = field(default_factory=list)
+    """Awaited once a match's end has committed, outside its transaction: the ledger books the match in a
+    transaction of its own (``scores.scoring.hook_into``), so a failed booking never undoes the last move."""
+    after_escape: list[Callable[[TableRow, Game[Any], int, int, float], Awaitable[None]]] = field(
+        default_factory=list)
+    """Awaited once a leaver's departure has committed: (table, game, seat, move, time); the ledger books the
+    escape at once."""
 
 
 def replay_game(row: TableRow) -> Game[Any]:

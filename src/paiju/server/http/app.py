@@ -30,13 +30,21 @@ import paiju
 from paiju.bots.base import STRENGTH_LABELS, STRENGTHS
 from paiju.core import game_names, get_game
 
-from . import routes_friends, routes_history, routes_host, routes_players, scoring
-from . import storage as st
-from .accounts import Accounts, SessionStore
-from .auth import Player, clean_nickname
-from .bots import parse_strength, strengths_of
-from .cluster import CLOSE_MOVED, Cluster, Command, RedisCluster, Relayed
-from .errors import ErrorCode, RoomError
+from .. import storage as st
+from ..cluster.redis_cluster import CLOSE_MOVED, Cluster, Command, RedisCluster, Relayed
+from ..errors import ErrorCode, RoomError
+from ..limits import Limits, Sockets, Throttle, TooDeep, loads_limited
+from ..lobby.quick import QuickMatch
+from ..people.accounts import Accounts, SessionStore
+from ..people.auth import clean_nickname
+from ..people.moderation import Moderation
+from ..room.bots import parse_strength, strengths_of
+from ..room.table import BotFactory, CardTable, Conn, Room, default_bot_factory, dumps
+from ..room.talk import Talk
+from ..scores import scoring
+from ..settings import Settings
+from ..storage import Player
+from . import routes_friends, routes_history, routes_host, routes_players
 from .guard import DB_ERRORS, Guard, db_unavailable
 from .handlers import (
     Handler,
@@ -52,12 +60,6 @@ from .handlers import (
     sessions_of,
     settings_of,
 )
-from .limits import Limits, Sockets, Throttle, TooDeep, loads_limited
-from .moderation import Moderation
-from .quick import QuickMatch
-from .settings import Settings
-from .social import Talk
-from .tables import BotFactory, CardTable, Conn, Room, default_bot_factory, dumps
 
 log = logging.getLogger("paiju.server")
 
@@ -593,6 +595,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         await asyncio.to_thread(st.migrate, engine)
         db = st.Database(engine)
         room = Room(settings, db, bot_factory or default_bot_factory)
+        scoring.hook_into(room.hooks, db, settings.clock)  # the ledger books every match and escape
         cluster = room.cluster = Cluster() if settings.redis_url is None else \
             RedisCluster(settings.redis_url, settings.redis_prefix, settings.lease_seconds)
         # with other workers, a table is rebuilt by whoever takes it over (cluster.start), not by every worker

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .auth import Player
+from ..errors import ErrorCode, RoomError
+from ..storage import Player
 from .conn import Conn
-from .errors import ErrorCode, RoomError
 
 CLOSE_MOVED = 4503
 """The websocket close code for "this table moved to another worker (or none is up yet): connect again"."""

@@ -24,11 +24,11 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy import Column, Connection, Float, ForeignKey, Index, String, Table, delete, insert, select, update
 
-from .auth import Player, Sessions, clean_nickname
-from .errors import ErrorCode, RoomError
-from .limits import Shared, Throttle, Throttled, count
-from .settings import Settings
-from .storage import Database, metadata, players
+from ..errors import ErrorCode, RoomError
+from ..limits import Shared, Throttle, Throttled, count
+from ..settings import Settings
+from ..storage import Database, Player, metadata, players
+from .auth import Sessions, clean_nickname
 
 __all__ = ["AccountInfo", "Accounts", "SessionStore", "Throttle", "Throttled", "token_hash"]
 

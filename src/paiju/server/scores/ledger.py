@@ -41,7 +41,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .storage import card_tables, metadata, players
+from ..storage import card_tables, metadata, players
 
 ledger = Table(
     "ledger", metadata,
@@ -241,7 +241,7 @@ def ledger_page(conn: Connection, player_id: str, *, before: int | None, limit: 
 
 def _matches(conn: Connection, table_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Each table's seats (who, bot or person) and final scores, for a history list."""
-    from .storage import seats
+    from ..storage import seats
 
     ids = sorted(table_ids)
     if not ids:
@@ -267,7 +267,7 @@ def _matches(conn: Connection, table_ids: Iterable[str]) -> dict[str, dict[str, 
 def leaderboard_page(conn: Connection, game: str, *, after: list[Any] | None, limit: int
                      ) -> tuple[list[dict[str, Any]], list[Any] | None]:
     """Highest score first (ties: more matches, then player id), deleted players left out."""
-    from .accounts import accounts
+    from ..people.accounts import accounts
 
     q = (select(standings.c.player_id, standings.c.score, standings.c.matches, players.c.nickname,
                 accounts.c.player_id.label("account"))

@@ -12,15 +12,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .auth import Player
-from .conn import dumps
-from .errors import ErrorCode, RoomError
+from ..errors import ErrorCode, RoomError
+from ..people.moderation import Host, Moderation, banned, read_log
+from ..room.conn import dumps
+from ..room.ownership import Command
+from ..room.table import CardTable, Room
+from ..storage import Player
 from .handlers import Handler, api, body_of, on_table, require_player, room_of, sessions_of
-from .moderation import Host, Moderation, banned, read_log
-from .ownership import Command
 from .routes_friends import moderation_of
 from .routes_history import _limit
-from .tables import CardTable, Room
 
 
 async def _host(request: Request) -> tuple[Host, Moderation]:

@@ -15,10 +15,10 @@ from sqlalchemy import Connection, select
 
 from paiju.core import OMNISCIENT, Record, get_game
 
-from . import storage as st
+from .. import storage as st
+from ..room.store import replay_game
+from ..room.table import CardTable, Room
 from .ledger import table_scoring
-from .store import replay_game
-from .tables import CardTable, Room
 
 MAX_MATCHES = 200
 CACHE_SIZE = 256

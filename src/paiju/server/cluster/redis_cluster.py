@@ -36,18 +36,18 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
-from . import storage as st
-from .auth import Player
-from .conn import Conn, dumps
-from .errors import ErrorCode, RoomError, no_table
-from .ownership import CLOSE_MOVED, Cluster, Command, Handle, moved_error
+from .. import storage as st
+from ..errors import ErrorCode, RoomError, no_table
+from ..room.conn import Conn, dumps
+from ..room.ownership import CLOSE_MOVED, Cluster, Command, Handle, moved_error
+from ..storage import Player
 
 __all__ = ["CLOSE_MOVED", "Cluster", "Command", "Handle", "RedisCluster", "Relayed", "moved_error"]
 
 if TYPE_CHECKING:
-    from .tables import CardTable, Room
+    from ..room.table import CardTable, Room
 
-log = logging.getLogger("paiju.server.cluster")
+log = logging.getLogger("paiju.server.cluster.redis_cluster")
 
 QUICK_SEAT_SECONDS = 3600
 """How long the room remembers a player's quick seat (quick.py): far past any quick table's wait for bots."""

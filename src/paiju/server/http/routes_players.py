@@ -12,11 +12,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .accounts import Accounts, SessionStore, Throttled
-from .auth import COOKIE, token_of
-from .errors import ErrorCode, RoomError
+from ..errors import ErrorCode, RoomError
+from ..people.accounts import Accounts, SessionStore, Throttled
+from ..people.auth import COOKIE, token_of
+from ..room.table import Room
 from .handlers import address_of, api, body_of, current_player, limits_of, require_player, room_of, session_response
-from .tables import Room
 
 
 def accounts_of(request: Request) -> Accounts:

@@ -20,10 +20,10 @@ from typing import Any
 from paiju.bots.base import STRENGTHS, Bot, RandomBot, bot_maker, catch_up, remembers, reseed, strength_kinds
 from paiju.core.game import Game
 
-from .errors import ErrorCode, RoomError
+from ..errors import ErrorCode, RoomError
 from .search import SearchPool
 
-log = logging.getLogger("paiju.server.bots")
+log = logging.getLogger("paiju.server.room.bots")
 
 EASY, NORMAL, STRONG = STRENGTHS
 SEAT_STRENGTHS = (EASY, STRONG)

@@ -6,22 +6,11 @@ issue the same token after checking a password; nothing else in the card room ch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from itsdangerous import BadSignature, URLSafeSerializer
 from starlette.requests import HTTPConnection
 
 COOKIE = "paiju_session"
 MAX_NICKNAME = 24
-
-
-@dataclass(frozen=True)
-class Player:
-    id: str
-    nickname: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"id": self.id, "nickname": self.nickname}
 
 
 class Sessions:

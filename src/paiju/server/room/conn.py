@@ -17,9 +17,9 @@ from starlette.websockets import WebSocket
 
 from paiju.core import Event
 
-from .auth import Player
+from ..storage import Player
 
-log = logging.getLogger("paiju.server.conn")
+log = logging.getLogger("paiju.server.room.conn")
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 

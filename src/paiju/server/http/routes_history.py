@@ -19,17 +19,17 @@ from starlette.routing import Route
 
 from paiju.core import OMNISCIENT, game_names, get_game
 
-from . import ledger as lg
-from . import scoring
-from . import storage as st
-from .accounts import accounts
-from .auth import Player
-from .bots import NORMAL, strength_of
-from .broadcast import with_text
-from .errors import ErrorCode, RoomError, invite_required, no_table
+from .. import storage as st
+from ..errors import ErrorCode, RoomError, invite_required, no_table
+from ..people.accounts import accounts
+from ..room.bots import NORMAL, strength_of
+from ..room.broadcast import with_text
+from ..room.ownership import Command
+from ..room.table import CardTable, Room, dumps
+from ..scores import ledger as lg
+from ..scores import scoring
+from ..storage import Player
 from .handlers import api, body_of, current_player, on_table, require_player, room_of
-from .ownership import Command
-from .tables import CardTable, Room, dumps
 
 log = logging.getLogger("paiju.server.history")
 

@@ -17,12 +17,12 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.datastructures import Headers
 
-from .auth import COOKIE
-from .conn import dumps
-from .errors import ErrorCode, RoomError
-from .settings import Settings
+from ..errors import ErrorCode, RoomError
+from ..people.auth import COOKIE
+from ..room.conn import dumps
+from ..settings import Settings
 
-log = logging.getLogger("paiju.server.guard")
+log = logging.getLogger("paiju.server.http.guard")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

@@ -15,12 +15,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocket
 
-from .accounts import AccountInfo, SessionStore
-from .auth import COOKIE, Player, token_of
-from .errors import ErrorCode, RoomError
-from .limits import Limits, Throttled, TooDeep, client_address, loads_limited
-from .settings import Settings
-from .tables import Room
+from ..errors import ErrorCode, RoomError
+from ..limits import Limits, Throttled, TooDeep, client_address, loads_limited
+from ..people.accounts import AccountInfo, SessionStore
+from ..people.auth import COOKIE, token_of
+from ..room.table import Room
+from ..settings import Settings
+from ..storage import Player
 
 Handler = Callable[[Request], Awaitable[Response]]
 

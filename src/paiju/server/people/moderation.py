@@ -33,13 +33,13 @@ from sqlalchemy import (
     update,
 )
 
+from ..errors import ErrorCode, RoomError
+from ..settings import Settings
+from ..storage import Database, metadata, players
 from .accounts import accounts
 from .auth import clean_nickname
-from .errors import ErrorCode, RoomError
-from .settings import Settings
-from .storage import Database, metadata, players
 
-log = logging.getLogger("paiju.server.moderation")
+log = logging.getLogger("paiju.server.people.moderation")
 
 hosts = Table(
     "hosts", metadata,

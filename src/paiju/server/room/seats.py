@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .auth import Player
+from ..errors import ErrorCode, RoomError
+from ..storage import Player, SeatRow
 from .bots import strength_of
-from .errors import ErrorCode, RoomError
-from .storage import SeatRow
 
 LEFT = "left"
 DISCONNECTED = "disconnected"
