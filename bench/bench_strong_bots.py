@@ -65,7 +65,7 @@ def serve(port: int, data: Path, mode: str, workers: int, budget: float) -> None
 
     from paiju.core import registry
     from paiju.server import Settings, create_app
-    from paiju.server.search import SearchPool
+    from paiju.server.room.search import SearchPool
 
     shuiyu = registry.entry("shuiyu")
     registry.register(dataclasses.replace(
