@@ -1,7 +1,7 @@
 """What the efficient bot reads from the table to defend: the chance a tile deals in, and the chance to win.
 
 Both are small logistic models over what a seat's view shows, fitted offline on self-play read omnisciently
-(``bench/fit_huashui_defence.py`` prints the coefficients below; docs/bots/huashui.md gives the run).  The bot
+(``research/fit_huashui_defence.py`` prints the coefficients below; docs/bots/huashui.md gives the run).  The bot
 weighs them in points: a discard's chance to win the hand times what a win is worth, against each opponent's
 chance to win on that tile times what it would cost (the discarder alone pays: 5, or 15 for a 对胡).
 
@@ -43,7 +43,7 @@ DEAL_IN_COEF: tuple[float, ...] = (
     0.900, 2.085, -0.270, -0.211, -0.532, 0.225,
 )
 """Log-odds that a tile is one of an opponent's waits: the readiness part (:data:`READY_NAMES`) plus the
-tile's part (:data:`TILE_NAMES`).  Fitted by ``bench/fit_huashui_defence.py``."""
+tile's part (:data:`TILE_NAMES`).  Fitted by ``research/fit_huashui_defence.py``."""
 DUI_PAY = 6.15
 """Expected payment when dealing into a concealed hand (5, or 15 when it is a 对胡), fitted likewise."""
 
@@ -238,7 +238,7 @@ def read_features(view: View, me: int, o: int, kinds: Sequence[int], unseen: Seq
 READ_READY_COEF: tuple[float, ...] = (
     -1.706, 0.867, 1.423, 2.945, 4.224, -1.803, 0.018, -3.893, 0.956, -0.567, 0.248,
 )
-"""Log-odds that an opponent is ready (:data:`READ_READY_NAMES`).  Fitted by ``bench/huashui_read.py`` on
+"""Log-odds that an opponent is ready (:data:`READ_READY_NAMES`).  Fitted by ``research/huashui_read.py`` on
 800 games from seed 100000 (100,521 (decision, opponent) rows, 14,366 of them ready)."""
 READ_TILE_COEF: tuple[float, ...] = (
     -2.701, -5.178, -3.322, -0.791, -0.174, -3.138, -2.340, -2.266, 0.313, 2.282, -0.163, -0.022, -0.403, -1.340,
@@ -260,7 +260,7 @@ READ_CROSS_COEF: tuple[float, ...] = (
     0.000, -0.042, -0.342, 0.159, -1.669, -0.792, 0.213, 0.255, 0.111, 0.092, 0.313, 0.502, 1.392, 0.730, 0.294,
     0.207, 0.223, -1.401, -1.146, -0.474, 0.106, -0.393, -0.208, 0.182, 0.088, 0.432, -0.157, -0.008, 0.449,
 )
-"""The crossed tile model (:func:`cross_row` order), fitted by ``bench/huashui_read.py fit --cross`` on the
+"""The crossed tile model (:func:`cross_row` order), fitted by ``research/huashui_read.py fit --cross`` on the
 same run (ridge 1.0)."""
 
 

@@ -162,7 +162,7 @@ def odds_tables() -> Odds:
     return odds
 
 
-# ---- the equilibrium mix (bench/shuiyu_equilibrium.py writes .mix) ---------------------------------------
+# ---- the equilibrium mix (research/shuiyu_equilibrium.py writes .mix) ---------------------------------------
 def bucket(h: int, t: int) -> int:
     """A plain hand's strength bucket from its split's head and tail keys (the mix's information sets)."""
     band = bisect_right(mix.HEAD_EDGES, h)

@@ -1,6 +1,6 @@
 """A two-rule deviation the probe does not try: fake a hand-blind seat once, then play the mix.
 
-    .venv/bin/python bench/shuiyu_fake_blind.py open --deals 150     # probe deals 0..149, every seat in turn
+    .venv/bin/python research/shuiyu_fake_blind.py open --deals 150     # probe deals 0..149, every seat in turn
 
 The deviant is the default OddsBot except that its first call of the match is ``word`` (open / cover …)
 whatever it holds: the cheapest way to be read as hand-blind (docs/bots/shuiyu.md, *Reading hand-blind

@@ -1,6 +1,6 @@
 """Could a 滑水 bot choose its discards by playouts within the issue's 50 ms (issue 16)?
 
-    .venv/bin/python bench/huashui_rollout.py --deals 60 --playouts 30      # about 5 min of CPU
+    .venv/bin/python research/huashui_rollout.py --deals 60 --playouts 30      # about 5 min of CPU
 
 A rollout bot would sample the hidden tiles from its seat (``resample``), play each candidate discard out
 with fast policies, and keep the one that scores best.  Two numbers say whether that fits the budget: what

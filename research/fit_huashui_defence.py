@@ -1,7 +1,7 @@
 """Fit the 滑水 bot's defence models (``paiju.games.huashui.defence``) on self-play read omnisciently.
 
-    .venv/bin/python bench/fit_huashui_defence.py --games 1500 --seed 100000
-    .venv/bin/python bench/fit_huashui_defence.py --ceiling 200 [--parts ready|which]
+    .venv/bin/python research/fit_huashui_defence.py --games 1500 --seed 100000
+    .venv/bin/python research/fit_huashui_defence.py --ceiling 200 [--parts ready|which]
 
 Plays one efficient bot against three shanten-greedy bots (the study's table, the efficient bot's seat
 rotating with the deal), and at every discard decision of every seat records, from that seat's view only,

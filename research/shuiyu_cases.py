@@ -1,6 +1,6 @@
 """Where OddsBot's 水鱼 score comes from: its player rounds by settlement case, on the study's duplicate deals.
 
-    .venv/bin/python bench/shuiyu_cases.py biggest_head --deals 200          # deals 0..199, the study's seeds
+    .venv/bin/python research/shuiyu_cases.py biggest_head --deals 200          # deals 0..199, the study's seeds
 
 Plays deal d (seed 10000 + d) four times as the study does (OddsBot in seat r, three opponents elsewhere) and
 counts the hero's player rounds per settlement case (``push_drink``, ``push_compare_walk``, …) with their

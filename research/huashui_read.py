@@ -1,12 +1,12 @@
 """Score and refit the 滑水 bot's read of opponents' waits offline (issue 16).
 
-    .venv/bin/python bench/huashui_read.py collect --games 800 --seed 100000 -o /tmp/read_train.pkl
-    .venv/bin/python bench/huashui_read.py collect --games 200 --seed 10000 -o /tmp/read_test.pkl
-    .venv/bin/python bench/huashui_read.py fit /tmp/read_train.pkl /tmp/read_test.pkl
-    .venv/bin/python bench/huashui_read.py gbm /tmp/read_train.pkl /tmp/read_test.pkl   # needs scikit-learn
-    .venv/bin/python bench/huashui_read.py collect --tsumo --games 800 --seed 100000 -o /tmp/ttrain.pkl   # 摸切
-    .venv/bin/python bench/huashui_read.py collect --tsumo --games 200 --seed 10000 -o /tmp/ttest.pkl
-    .venv/bin/python bench/huashui_read.py gbm --tsumo /tmp/ttrain.pkl /tmp/ttest.pkl
+    .venv/bin/python research/huashui_read.py collect --games 800 --seed 100000 -o /tmp/read_train.pkl
+    .venv/bin/python research/huashui_read.py collect --games 200 --seed 10000 -o /tmp/read_test.pkl
+    .venv/bin/python research/huashui_read.py fit /tmp/read_train.pkl /tmp/read_test.pkl
+    .venv/bin/python research/huashui_read.py gbm /tmp/read_train.pkl /tmp/read_test.pkl   # needs scikit-learn
+    .venv/bin/python research/huashui_read.py collect --tsumo --games 800 --seed 100000 -o /tmp/ttrain.pkl   # 摸切
+    .venv/bin/python research/huashui_read.py collect --tsumo --games 200 --seed 10000 -o /tmp/ttest.pkl
+    .venv/bin/python research/huashui_read.py gbm --tsumo /tmp/ttrain.pkl /tmp/ttest.pkl
 
 ``collect`` plays one efficient bot against three shanten-greedy bots (the study's table) and keeps, at every
 discard decision of every seat, the seat's view (only the public part and its own hand) and, for scoring
@@ -45,7 +45,7 @@ from paiju.games.huashui.tiles import NUM_KINDS
 
 
 class TsumoGame(HuashuiGame):
-    """The engine plus one flag per discard in each river: was it the tile just drawn (摸切)?  A bench-only
+    """The engine plus one flag per discard in each river: was it the tile just drawn (摸切)?  A research-only
     record of what a physical table shows; the flag of a discard taken by 碰 or 杠 leaves with it."""
 
     tsumo: Annotated[list[list[bool]], EACH]

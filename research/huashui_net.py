@@ -1,12 +1,12 @@
 """Does a bigger model on much more data read which tile a ready 滑水 seat waits on (issue 16)?
 
-    .venv/bin/python bench/huashui_read.py collect --games 800 --seed 100000 -o /tmp/read_train.pkl
-    .venv/bin/python bench/huashui_read.py collect --games 200 --seed 10000 -o /tmp/read_test.pkl
-    .venv/bin/python bench/huashui_read.py collect --games 4000 --seed 200000 -o /tmp/read_4000.pkl   # 4.5 min
-    .venv/bin/python bench/huashui_read.py collect --games 8000 --seed 300000 -o /tmp/read_8000.pkl   # 9 min
-    .venv/bin/python bench/huashui_net.py fit /tmp/read_train.pkl,/tmp/read_4000.pkl,/tmp/read_8000.pkl \\
+    .venv/bin/python research/huashui_read.py collect --games 800 --seed 100000 -o /tmp/read_train.pkl
+    .venv/bin/python research/huashui_read.py collect --games 200 --seed 10000 -o /tmp/read_test.pkl
+    .venv/bin/python research/huashui_read.py collect --games 4000 --seed 200000 -o /tmp/read_4000.pkl   # 4.5 min
+    .venv/bin/python research/huashui_read.py collect --games 8000 --seed 300000 -o /tmp/read_8000.pkl   # 9 min
+    .venv/bin/python research/huashui_net.py fit /tmp/read_train.pkl,/tmp/read_4000.pkl,/tmp/read_8000.pkl \\
         /tmp/read_test.pkl --epochs 1 -o /tmp/net.pt
-    .venv/bin/python bench/huashui_net.py play /tmp/net.pt --deals 600 [--first 20000]   # 9 min
+    .venv/bin/python research/huashui_net.py play /tmp/net.pt --deals 600 [--first 20000]   # 9 min
 
 The per-tile logistic and the trees of ``huashui_read.py`` see each (opponent, tile) pair on its own.  This
 network sees an opponent's whole table at once: per kind, what the reader can see of it (its unseen copies,
@@ -20,7 +20,7 @@ into the efficient bot's trade (``danger_scale`` 2) on the study's deals, paired
 ``fit_huashui_defence.py --ceiling`` does for the oracles.
 
 PyTorch is not a dependency of paiju (``pip install torch``; a CPU build is enough).  The network stays in
-the bench: the bot's core needs nothing beyond the standard library, and this read is not worth shipping
+research/: the bot's core needs nothing beyond the standard library, and this read is not worth shipping
 (docs/bots/huashui.md, "A network on sixteen times the data").
 """
 
