@@ -19,9 +19,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from revision import Worker, export_src
+if TYPE_CHECKING:
+    from paiju.devtools.revision import Worker
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("shuiyu", "huashui", "shengji", "weimaque")
@@ -84,12 +85,18 @@ def worker() -> None:
         print(f"{count} {elapsed}", flush=True)
 
 
-class Side(Worker):
+class Side:
+    """This tree's or another revision's worker process, asked for one slice at a time."""
+
     def __init__(self, label: str, src: Path) -> None:
-        super().__init__(label, __file__, src, ready=True)
+        # imported here: the worker runs this file on another revision's paiju, which may lack devtools
+        from paiju.devtools.revision import Worker
+
+        self.label = label
+        self.worker: Worker = Worker(label, __file__, src, ready=True)
 
     def run(self, op: str, name: str, seconds: float) -> tuple[int, float]:
-        count, elapsed = self.ask(op, name, seconds)
+        count, elapsed = self.worker.ask(op, name, seconds)
         return int(count), float(elapsed)
 
 
@@ -104,6 +111,8 @@ def main() -> None:
     if args.worker:
         worker()
         return
+    from paiju.devtools.revision import export_src
+
     with tempfile.TemporaryDirectory() as tmp:
         sides = [Side("this tree", ROOT / "src")]
         if args.against:
@@ -125,7 +134,7 @@ def main() -> None:
                     line += f"  ratio {ratio:.2f}"
                 print(f"{name:<9} {op:<9} {line}", flush=True)
         for side in sides:
-            side.close()
+            side.worker.close()
     print(json.dumps(rows))
 
 

@@ -24,9 +24,9 @@ The fair figure comes first: **per decision, views on both sides**.  The sides r
 one per build of paiju: ``--build compiled`` / ``both`` starts a worker on ``--compiled-python`` (another
 interpreter, e.g. a venv holding the compiled wheel) with ``--compiled-path`` put first on ``PYTHONPATH`` (a
 directory holding a whole compiled ``paiju`` package); each worker checks which build it imported and refuses
-a mismatch.  ``--against REV`` adds a worker on git revision REV's ``src/`` (exported by ``revision.py``), so a
-change's effect on every engine is measured in the same interleaved run.  The peers always run in the pure
-worker (this interpreter).
+a mismatch.  ``--against REV`` adds a worker on git revision REV's ``src/`` (exported by
+``paiju.devtools.revision``), so a change's effect on every engine is measured in the same interleaved run.
+The peers always run in the pure worker (this interpreter).
 """
 
 from __future__ import annotations
@@ -621,7 +621,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     scratch = tempfile.TemporaryDirectory(prefix="bench-engines-")
     against: tuple[str, str] | None = None
     if args.against:
-        from revision import export_src
+        from paiju.devtools.revision import export_src
 
         short = subprocess.run(["git", "rev-parse", "--short", args.against], capture_output=True, text=True,
                                cwd=Path(__file__).resolve().parent)

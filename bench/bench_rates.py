@@ -19,9 +19,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from revision import Worker, export_src
+if TYPE_CHECKING:
+    from paiju.devtools.revision import Worker
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,12 +51,18 @@ def worker() -> None:
         print(*run_slice(name, float(seconds), int(seed)), flush=True)
 
 
-class Side(Worker):
+class Side:
+    """This tree's or another revision's worker process, asked for one slice at a time."""
+
     def __init__(self, label: str, src: Path) -> None:
-        super().__init__(label, __file__, src)
+        # imported here: the worker runs this file on another revision's paiju, which may lack devtools
+        from paiju.devtools.revision import Worker
+
+        self.label = label
+        self.worker: Worker = Worker(label, __file__, src)
 
     def run(self, name: str, seconds: float, seed: int) -> tuple[int, int, int, float]:
-        d, later, m, t = self.ask(name, seconds, seed)
+        d, later, m, t = self.worker.ask(name, seconds, seed)
         return int(d), int(later), int(m), float(t)
 
 
@@ -72,6 +79,8 @@ def main() -> None:
         worker()
         return
     games = args.games.split(",")
+    from paiju.devtools.revision import export_src
+
     with tempfile.TemporaryDirectory() as tmp:
         sides = [Side("this tree", ROOT / "src")]
         if args.against:
@@ -84,7 +93,7 @@ def main() -> None:
                     for k, x in enumerate(got):
                         totals[(side.label, name)][k] += x
         for side in sides:
-            side.close()
+            side.worker.close()
     rows: dict[str, Any] = {}
     for side in sides:
         print(f"== {side.label}")

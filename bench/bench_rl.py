@@ -31,12 +31,14 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from revision import Worker, export_src
 
 from paiju.rl import aec_env
+
+if TYPE_CHECKING:
+    from paiju.devtools.revision import Worker
 
 GOAL = 5.0
 """滑水's env against RLCard's mahjong env."""
@@ -140,6 +142,9 @@ def main() -> None:
         sides += [RLCardSide("mahjong"), RLCardSide("doudizhu")]
     except ImportError as e:
         print(f"peers skipped: {e} (pip install -e '.[bench]')")
+    # imported here, not above: the worker runs this file on another revision's paiju, which may lack devtools
+    from paiju.devtools.revision import Worker, export_src
+
     with tempfile.TemporaryDirectory() as tmp:
         other = Worker(args.against, __file__, export_src(args.against, Path(tmp)), ready=True) if args.against \
             else None

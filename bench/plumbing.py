@@ -20,7 +20,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from revision import export_src
+from paiju.devtools.revision import export_src
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("shuiyu", "huashui", "shengji", "weimaque")

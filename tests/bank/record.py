@@ -25,12 +25,8 @@ from pathlib import Path
 from typing import Any
 
 TESTS = Path(__file__).resolve().parents[1]
-ROOT = TESTS.parent
-for _path in (TESTS, ROOT / "bench"):
-    if str(_path) not in sys.path:
-        sys.path.insert(0, str(_path))
-
-from revision import export_src  # noqa: E402
+if str(TESTS) not in sys.path:
+    sys.path.insert(0, str(TESTS))
 
 from bank import (  # noqa: E402
     BankRecord,
@@ -141,6 +137,9 @@ def main() -> None:
         rec = BankRecord.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
         print(json.dumps(observed(game, rec, int(step)), ensure_ascii=False))
         return
+    # imported here, not above: --dump runs this file on another revision's paiju, which may lack devtools
+    from paiju.devtools.revision import export_src
+
     changed = 0
     with tempfile.TemporaryDirectory() as tmp:
         old_src = export_src(args.against, Path(tmp)) if args.against else None

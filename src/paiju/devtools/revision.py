@@ -1,5 +1,10 @@
 """Another git revision's ``src/`` on disk, so a benchmark or the bank's re-recorder can run it beside this tree
-(in a subprocess with ``PYTHONPATH`` pointing at it)."""
+(in a subprocess with ``PYTHONPATH`` pointing at it).
+
+Import this module only on the side that starts the subprocesses, never at the top of a script whose worker
+runs under the other revision: there ``paiju`` is that revision's package, which may have no ``devtools``.
+Needs a git checkout of paiju (an editable install); an installed wheel has no history to export.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +15,14 @@ import tarfile
 from io import BytesIO
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
+"""The checkout this module sits in (``src/paiju/devtools/revision.py``)."""
 
 
 def export_src(rev: str, into: Path) -> Path:
     """Unpack revision ``rev``'s ``src/`` under ``into``; returns that ``src`` directory."""
+    if not (ROOT / ".git").exists():
+        raise RuntimeError(f"{ROOT} is not a git checkout: another revision's src/ can only come from one")
     data = subprocess.run(["git", "archive", rev, "src"], cwd=ROOT, check=True, capture_output=True).stdout
     with tarfile.open(fileobj=BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
@@ -42,6 +50,7 @@ class Worker:
         return self.proc.stdout.readline().split()
 
     def close(self) -> None:
+        """End the worker: close its input (its loop ends at end of file) and wait for it."""
         assert self.proc.stdin is not None
         self.proc.stdin.close()
         self.proc.wait(10)
