@@ -16,6 +16,7 @@ from paiju.server.errors import RoomError
 from paiju.server.room import numbers
 from paiju.server.scores import series
 from paiju.server.storage import Player as RoomPlayer
+from paiju.server.writer import Database
 
 from .conftest import LiveServer, Socket, ToyGame, fast_settings, first_bot, register, toy_table
 from .test_server_replay import finish_toy
@@ -57,7 +58,7 @@ async def test_a_finished_tables_number_is_reused_only_after_a_day(tmp_path: Pat
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     engine = st.make_engine(f"sqlite:///{tmp_path / 'n.sqlite3'}", tmp_path)
     st.migrate(engine)
-    db = st.Database(engine)
+    db = Database(engine)
     db.start()
     now = 1_800_000_000.0
     try:

@@ -13,8 +13,9 @@ import pytest
 
 from paiju.core import get_game
 from paiju.server import storage as st
-from paiju.server.room.table import _ENCODER, dumps
+from paiju.server.room.conn import _ENCODER, dumps
 from paiju.server.storage import Player
+from paiju.server.writer import Database
 
 CASES: list[Any] = [
     {"type": "update", "seq": 3, "events": [{"type": "play", "seat": 1, "card": "红桃A"}], "view": None},
@@ -57,7 +58,7 @@ def test_dumps_refuses_what_the_standard_library_refuses() -> None:
 def test_writer_batches_jobs_and_a_failing_job_fails_alone(tmp_path: Path) -> None:
     engine = st.make_engine(f"sqlite:///{tmp_path / 'w.sqlite3'}", tmp_path)
     st.migrate(engine)
-    db = st.Database(engine)
+    db = Database(engine)
     db.start()
     try:
         async def main() -> tuple[int, list[Any]]:

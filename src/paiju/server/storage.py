@@ -3,28 +3,20 @@
 The schema is created by the Alembic migrations in ``migrations/`` (run at start-up); the ``Table``
 objects below describe the same schema for queries, and a test checks the two agree.
 
-All database work runs on one writer thread (:class:`Database`) that commits queued jobs in groups,
-so the event loop never waits on disk and a thousand tables' moves cost a few commits a second.
+All database work runs on one writer thread (writer.py's ``Database``) that commits queued jobs in
+groups, so the event loop never waits on disk and a thousand tables' moves cost a few commits a second.
 A table's state is never stored as such: it is rebuilt by replaying ``actions`` on (game, config,
 seed, deal), which is what lets a later step move tables between processes.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
-import queue
-import sqlite3
-import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-import sqlalchemy.exc
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -48,7 +40,6 @@ from sqlalchemy import (
 )
 
 log = logging.getLogger("paiju.server.storage")
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -382,227 +373,3 @@ def unfinished_ids(conn: Connection) -> list[str]:
 def load_departures(conn: Connection, table_id: str) -> list[dict[str, Any]]:
     q = select(departures).where(departures.c.table_id == table_id).order_by(departures.c.id)
     return [dict(r) for r in conn.execute(q).mappings()]
-
-
-# ---- the writer thread ----------------------------------------------------------------------------------
-
-_STOP = object()
-
-
-@dataclass
-class _Insert:
-    table: Table
-    row: dict[str, Any]
-
-
-class Database:
-    """Runs database jobs on one thread, committing whatever is queued as one transaction.
-
-    ``await db.run(job)`` returns once the job's transaction has committed: callers send messages only
-    after their write is durable.  A failing job is retried alone so it cannot sink its neighbours.
-
-    Jobs submitted during one turn of the event loop are handed to the writer thread together, and the
-    writer settles a whole commit's futures with one wake-up of the loop: under load a thread hand-off per
-    move (a lock release, a GIL switch, a self-pipe write back) cost more than the move's SQL.
-    """
-
-    def __init__(self, engine: Engine, max_batch: int = 512, min_interval: float = 0.004) -> None:
-        self.engine = engine
-        self.max_batch = max_batch
-        self.min_interval = min_interval
-        """Seconds between the starts of two commits: under load every commit carries several moves (a
-        commit and its thread hand-offs cost far more than a row); a lone move waits for nothing."""
-        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._pending: list[tuple[Any, asyncio.Future[Any], asyncio.AbstractEventLoop]] = []
-        self._compiled: dict[tuple[Table, tuple[str, ...]], tuple[str, tuple[str, ...] | None] | None] = {}
-        self._raw: Any = None  # the writer's kept driver connection (a pool connection), opened on first use
-        self.commits = 0
-        self.jobs = 0
-        self.handoffs = 0
-
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._work, name="paiju-db", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        if self._thread is not None:
-            self._hand_off()
-            self._queue.put(_STOP)
-            self._thread.join()
-            self._thread = None
-            if self._raw is not None:
-                with contextlib.suppress(Exception):
-                    self._raw.close()
-                self._raw = None
-            log.info("database: %d jobs in %d commits (%d hand-offs)", self.jobs, self.commits, self.handoffs)
-
-    def run_now(self, job: Callable[[Connection], T]) -> T:
-        """Run a job on the calling thread (start-up and shutdown only)."""
-        with self.engine.begin() as conn:
-            return job(conn)
-
-    def _submit(self, job: Any) -> asyncio.Future[Any]:
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[Any] = loop.create_future()
-        if not self._pending:
-            loop.call_soon(self._hand_off)  # once this turn of the loop is over
-        self._pending.append((job, fut, loop))
-        return fut
-
-    def _hand_off(self) -> None:
-        if self._pending:
-            batch, self._pending = self._pending, []
-            self.handoffs += 1
-            self._queue.put(batch)
-
-    async def run(self, job: Callable[[Connection], T]) -> T:
-        result: T = await self._submit(job)
-        return result
-
-    async def insert(self, table: Table, row: dict[str, Any]) -> None:
-        """Insert one row; rows queued together for the same table go in one ``executemany``."""
-        await self._submit(_Insert(table, row))
-
-    def _work(self) -> None:
-        stopping = False
-        last = float("-inf")
-        while not stopping:
-            batch: list[Any] = []
-            item = self._queue.get()
-            wait = last + self.min_interval - time.monotonic()
-            if wait > 0 and item is not _STOP:  # the last commit was just now: let more moves join this one
-                time.sleep(wait)
-            last = time.monotonic()
-            while True:
-                if item is _STOP:
-                    stopping = True
-                else:
-                    batch.extend(item)
-                if len(batch) >= self.max_batch:
-                    break
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-            if batch:
-                self._commit(batch)
-
-    def _sql_for(self, table: Table, keys: tuple[str, ...]) -> tuple[str, tuple[str, ...] | None] | None:
-        """``INSERT`` of these columns compiled once for the engine's driver: (SQL, column order when the
-        driver takes positional parameters); None when a column's values need SQLAlchemy's conversion."""
-        if (table, keys) not in self._compiled:
-            dialect = self.engine.dialect
-            plain = all(table.c[k].type.bind_processor(dialect) is None for k in keys)
-            c = insert(table).compile(dialect=dialect, column_keys=list(keys))
-            self._compiled[(table, keys)] = (c.string, tuple(c.positiontup or ()) if c.positional else None) \
-                if plain else None
-        return self._compiled[(table, keys)]
-
-    def _commit_rows(self, batch: list[Any]) -> bool:
-        """A batch of plain inserts (the moves) goes through one kept driver connection with precompiled
-        statements: SQLAlchemy's per-transaction Python work cost more than SQLite's, and it runs under the GIL
-        the event loop needs.  False when the batch is not only that; raises if the driver fails."""
-        plans: list[tuple[str, list[Any]]] = []
-        for job, _fut, _loop in batch:
-            if not isinstance(job, _Insert):
-                return False
-            keys = tuple(job.row)
-            compiled = self._sql_for(job.table, keys)
-            if compiled is None:
-                return False
-            sql, positions = compiled
-            params = tuple(job.row[k] for k in positions) if positions is not None else job.row
-            if plans and plans[-1][0] == sql:
-                plans[-1][1].append(params)
-            else:
-                plans.append((sql, [params]))
-        if self._raw is None:
-            self._raw = self.engine.raw_connection()
-        raw = self._raw
-        try:
-            cur = raw.cursor()
-            try:
-                for sql, params_list in plans:
-                    cur.executemany(sql, params_list)
-            finally:
-                cur.close()
-            raw.commit()
-        except Exception:
-            self._raw = None
-            with contextlib.suppress(Exception):
-                raw.rollback()
-            with contextlib.suppress(Exception):
-                raw.close()
-            raise
-        return True
-
-    def _commit(self, batch: list[Any], *, settle: bool = True) -> list[tuple[bool, Any]]:
-        results: list[tuple[bool, Any]] = []
-        try:
-            results = [(True, None)] * len(batch) if self._commit_rows(batch) else self._commit_jobs(batch)
-        except Exception as e:
-            if len(batch) == 1 or _unavailable(e):
-                # a database that cannot be reached (or a file locked by another process) fails the whole batch
-                # at once: retrying each job alone would hold the writer for one busy timeout per job
-                if _unavailable(e):
-                    log.warning("database unavailable (%d jobs failed): %s", len(batch), str(e).splitlines()[0][:200])
-                else:
-                    log.exception("database job failed")
-                results = [(False, e)] * len(batch)
-            else:  # retry one by one, so only the failing job fails
-                results = [r for item in batch for r in self._commit([item], settle=False)]
-        else:
-            self.commits += 1
-            self.jobs += len(batch)
-        if settle:
-            by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]] = {}
-            for (ok, value), (_job, fut, loop) in zip(results, batch, strict=True):
-                by_loop.setdefault(loop, []).append((fut, ok, value))
-            for loop, settled in by_loop.items():
-                # a closed loop means nobody is waiting any more
-                with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(_settle_all, settled)
-        return results
-
-    def _commit_jobs(self, batch: list[Any]) -> list[tuple[bool, Any]]:
-        """Any jobs, in order, in one SQLAlchemy transaction."""
-        results: list[tuple[bool, Any]] = []
-        with self.engine.begin() as conn:
-            i = 0
-            while i < len(batch):
-                job = batch[i][0]
-                if isinstance(job, _Insert):
-                    j = i
-                    while j < len(batch) and isinstance(batch[j][0], _Insert) and batch[j][0].table is job.table:
-                        j += 1
-                    conn.execute(insert(job.table), [b[0].row for b in batch[i:j]])
-                    results.extend((True, None) for _ in range(i, j))
-                    i = j
-                else:
-                    results.append((True, job(conn)))
-                    i += 1
-        return results
-
-
-def _unavailable(e: BaseException) -> bool:
-    """The database could not be reached or is locked by another process, as opposed to one job's own failure."""
-    if isinstance(e, sqlalchemy.exc.TimeoutError | sqlalchemy.exc.InterfaceError):
-        return True
-    if isinstance(e, sqlalchemy.exc.DBAPIError) and e.connection_invalidated:
-        return True
-    if isinstance(e, sqlalchemy.exc.OperationalError | sqlite3.OperationalError):
-        text = str(e).lower()
-        return any(w in text for w in ("locked", "busy", "unable to open", "connect", "server closed",
-                                       "terminating connection"))
-    return False
-
-
-def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
-    for fut, ok, value in settled:
-        if fut.done():
-            continue
-        if ok:
-            fut.set_result(value)
-        else:
-            fut.set_exception(value)

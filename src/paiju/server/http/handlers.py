@@ -19,7 +19,7 @@ from ..errors import ErrorCode, RoomError
 from ..limits import Limits, Throttled, TooDeep, client_address, loads_limited
 from ..people.accounts import AccountInfo, SessionStore
 from ..people.auth import COOKIE, token_of
-from ..room.table import Room
+from ..room.room import Room
 from ..settings import Settings
 from ..storage import Player
 

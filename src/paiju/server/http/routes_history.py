@@ -24,8 +24,10 @@ from ..errors import ErrorCode, RoomError, invite_required, no_table
 from ..people.accounts import accounts
 from ..room.bots import NORMAL, strength_of
 from ..room.broadcast import with_text
+from ..room.conn import dumps
 from ..room.ownership import Command
-from ..room.table import CardTable, Room, dumps
+from ..room.room import Room
+from ..room.table import CardTable
 from ..scores import ledger as lg
 from ..scores import scoring
 from ..storage import Player

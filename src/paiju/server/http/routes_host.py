@@ -16,7 +16,8 @@ from ..errors import ErrorCode, RoomError
 from ..people.moderation import Host, Moderation, banned, read_log
 from ..room.conn import dumps
 from ..room.ownership import Command
-from ..room.table import CardTable, Room
+from ..room.room import Room
+from ..room.table import CardTable
 from ..storage import Player
 from .handlers import Handler, api, body_of, on_table, require_player, room_of, sessions_of
 from .routes_friends import moderation_of

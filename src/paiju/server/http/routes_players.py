@@ -15,7 +15,7 @@ from starlette.routing import Route
 from ..errors import ErrorCode, RoomError
 from ..people.accounts import Accounts, SessionStore, Throttled
 from ..people.auth import COOKIE, token_of
-from ..room.table import Room
+from ..room.room import Room
 from .handlers import address_of, api, body_of, current_player, limits_of, require_player, room_of, session_response
 
 

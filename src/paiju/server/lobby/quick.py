@@ -24,7 +24,8 @@ from typing import Any
 
 from ..cluster.redis_cluster import RedisCluster
 from ..errors import ErrorCode, RoomError
-from ..room.table import CardTable, Room
+from ..room.room import Room
+from ..room.table import CardTable
 from ..scores import scoring
 from ..storage import Player
 

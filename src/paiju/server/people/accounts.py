@@ -27,7 +27,8 @@ from sqlalchemy import Column, Connection, Float, ForeignKey, Index, String, Tab
 from ..errors import ErrorCode, RoomError
 from ..limits import Shared, Throttle, Throttled, count
 from ..settings import Settings
-from ..storage import Database, Player, metadata, players
+from ..storage import Player, metadata, players
+from ..writer import Database
 from .auth import Sessions, clean_nickname
 
 __all__ = ["AccountInfo", "Accounts", "SessionStore", "Throttle", "Throttled", "token_hash"]

@@ -35,7 +35,8 @@ from sqlalchemy import (
 
 from ..errors import ErrorCode, RoomError
 from ..settings import Settings
-from ..storage import Database, metadata, players
+from ..storage import metadata, players
+from ..writer import Database
 from .accounts import accounts
 from .auth import clean_nickname
 

@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable
 from sqlalchemy import Connection, or_, select
 
 from ..errors import ErrorCode, RoomError
-from ..storage import Database, card_tables
+from ..storage import card_tables
+from ..writer import Database
 
 NUMBER = re.compile(r"[1-9][0-9]{5}")
 REUSE_AFTER_SECONDS = 86400.0

@@ -19,7 +19,8 @@ from sqlalchemy import Connection
 from paiju.core import Game, get_game
 
 from .. import storage as st
-from ..storage import Database, Player, SeatRow, TableRow
+from ..storage import Player, SeatRow, TableRow
+from ..writer import Database
 
 
 class Move(NamedTuple):

@@ -29,7 +29,8 @@ from sqlalchemy import Connection, select, update
 from paiju.core import OMNISCIENT, Game, get_game
 
 from ..room.store import StoreHooks
-from ..storage import Database, TableRow, actions, card_tables, departures
+from ..storage import TableRow, actions, card_tables, departures
+from ..writer import Database
 from . import ledger as lg
 from .ledger import Claim
 

@@ -16,8 +16,9 @@ from sqlalchemy import Connection, select
 from paiju.core import OMNISCIENT, Record, get_game
 
 from .. import storage as st
+from ..room.room import Room
 from ..room.store import replay_game
-from ..room.table import CardTable, Room
+from ..room.table import CardTable
 from .ledger import table_scoring
 
 MAX_MATCHES = 200

@@ -1,0 +1,131 @@
+"""A worker's shared state: the Redis client, its keys, the room it serves, and the Lua scripts it runs.
+
+Apart from the three parts of :class:`~paiju.server.cluster.redis_cluster.RedisCluster` (leases.py,
+relay.py, shared.py), so each part reads the same fields and none imports another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..room.ownership import Cluster, Command, Handle
+from . import scripts
+from .clients import Relayed, RemoteConn
+
+if TYPE_CHECKING:
+    from redis.asyncio.client import PubSub
+
+    from ..room.room import Room
+    from ..room.table import CardTable
+
+log = logging.getLogger("paiju.server.cluster.base")
+
+
+def text_of(b: Any) -> str:
+    """Redis answers bytes (the client does not decode: frames carry views as they are)."""
+    return b.decode() if isinstance(b, bytes) else str(b)
+
+
+class ClusterBase(Cluster):
+    """What every part of a worker shares: the Redis client, the keys, the room and the worker's own state.
+
+    :class:`~paiju.server.cluster.redis_cluster.RedisCluster` is this with its three parts mixed in — the
+    leases and ownership (leases.py), the relay (relay.py) and the room-wide counts and lists (shared.py)."""
+
+    enabled = True
+    first_epoch = 1
+    pubsub: PubSub
+    """This worker's inbox and the news channel (subscribed in ``start``)."""
+
+    def __init__(self, url: str, prefix: str = "paiju", lease_seconds: float = 5.0, call_seconds: float = 5.0
+                 ) -> None:
+        import redis.asyncio as aioredis  # the server extra
+
+        self.url = url
+        self.p = prefix + ":"
+        self.lease = lease_seconds
+        self.call_seconds = call_seconds
+        # a slow answer is not a lost lease: the lease's own timer (_overdue) decides that, so a starved
+        # process does not also give up its relayed clients on every pipeline that took a second
+        self.redis = aioredis.from_url(url, socket_timeout=lease_seconds, socket_connect_timeout=lease_seconds)
+        self.worker_id = secrets.token_hex(4)
+        self.inbox = f"{self.p}inbox:{self.worker_id}"
+        self.room: Room | None = None
+        self.handle: Handle | None = None
+        self.commands: dict[str, Command] = {}
+        self.reads: dict[str, Callable[[Any], dict[str, Any]]] = {}
+        """Reads of a table that need no session (``call(tid, "read:<name>", …)``), as at the owner itself:
+        the rematch's state (routes_history.py)."""
+        self.relays: dict[str, Relayed] = {}
+        self.remotes: dict[str, tuple[RemoteConn, CardTable]] = {}
+        self.calls: dict[str, asyncio.Future[Any]] = {}
+        self._out: dict[str, list[bytes]] = {}
+        self._flushing = False
+        self._notes: dict[str, CardTable] = {}
+        self._claiming: set[str] = set()
+        self._live_until = 0.0
+        self._deadline: asyncio.TimerHandle | None = None
+        self._fenced_off = False
+        self.stopping = False
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._claim = self.redis.register_script(scripts.CLAIM)
+        self._limit = self.redis.register_script(scripts.LIMIT)
+        self._unlock = self.redis.register_script(scripts.UNLOCK)
+        self._sockets = self.redis.register_script(scripts.SOCKETS)
+        self._share = self.redis.register_script(scripts.SHARE)
+        self._going: set[str] = set()
+        self._rechecks: dict[str, asyncio.TimerHandle] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+        self._hits = 0
+        self.relayed_frames = 0
+        self.on_news: Callable[[str], None] = lambda _news: None
+
+    def _spawn(self, job: Any) -> None:
+        task = asyncio.get_running_loop().create_task(job)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def announce(self, news: str) -> None:
+        """Tell every worker (ourselves included: harmless) of a session revocation."""
+        async def send() -> None:
+            try:
+                await self.redis.publish(self._key("news"), b"V" + news.encode())
+            except Exception:  # the others recheck within session_recheck_seconds anyway
+                log.warning("worker %s: cannot tell the others of a revocation", self.worker_id)
+
+        asyncio.get_running_loop().create_task(send())
+
+    # ---- facts -----------------------------------------------------------------------------------------
+    @property
+    def healthy(self) -> bool:
+        """Whether this worker holds a live lease (a proxy sends players only to a healthy worker)."""
+        return not self.stopping and not self._fenced_off and time.monotonic() < self._live_until
+
+    def _key(self, *parts: str) -> str:
+        return self.p + ":".join(parts)
+
+    # ---- what the parts call of each other ------------------------------------------------------------------
+    async def _read(self) -> None:
+        """Read this worker's inbox (relay.py)."""
+        raise NotImplementedError
+
+    async def _forget_sockets(self, worker: str) -> None:
+        """A gone worker's websockets count no more (shared.py)."""
+        raise NotImplementedError
+
+    async def _gone(self, worker: str, live: int | None = None) -> None:
+        """A worker's lease ran out: take our share of its tables (leases.py)."""
+        raise NotImplementedError
+
+    async def owner_of(self, table_id: str) -> str | None:
+        """The worker that owns the table (leases.py)."""
+        raise NotImplementedError
+
+    async def claim(self, table_id: str) -> bool:
+        """Take an ownerless table over (leases.py)."""
+        raise NotImplementedError

@@ -1,0 +1,230 @@
+"""Play over one websocket per client per table: the handshake's checks, the receive loop, each message.
+
+A client's message is parsed under the size and depth limits, checked against its own rate limit, and handed to
+its table (``handle_message``), which refuses what is illegal with a reason and changes nothing; the same
+function serves a client relayed from another worker (cluster.relay).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..cluster.redis_cluster import CLOSE_MOVED, RedisCluster, Relayed
+from ..errors import ErrorCode, RoomError
+from ..limits import Sockets, Throttle, TooDeep, loads_limited
+from ..room.conn import Conn, dumps
+from ..room.table import CardTable
+from ..room.talk import Talk
+from ..settings import Settings
+from ..storage import Player
+from .guard import DB_ERRORS, db_unavailable
+from .handlers import (
+    address_of,
+    current_player,
+    room_of,
+    settings_of,
+)
+
+log = logging.getLogger("paiju.server")
+
+
+# ---- play ----------------------------------------------------------------------------------------------
+
+def _ws_error(e: RoomError, **extra: Any) -> str:
+    return dumps({"type": "error", **e.to_dict(), **extra})
+
+
+def _bad_message(message: str, zh: str) -> str:
+    return _ws_error(RoomError(ErrorCode.BAD_MESSAGE, message, zh=zh))
+
+
+CLOSE_RATE_LIMITED = 4429
+"""The websocket close code for a client over a limit (messages, connections, watchers)."""
+
+
+async def _refuse_socket(ws: WebSocket, e: RoomError, code: int) -> None:
+    """Accept only to say why, then close: a close before the handshake reaches the client as a bare 403."""
+    await ws.accept()
+    await ws.send_text(_ws_error(e))
+    await ws.close(code=code, reason=e.message[:120])
+
+
+CLOSE_UNAVAILABLE = CLOSE_MOVED
+"""The websocket close code for "not now, connect again shortly": the database cannot be reached during the
+handshake, as when the table is between workers (the client reconnects on it either way)."""
+
+
+async def table_socket(ws: WebSocket) -> None:
+    room = room_of(ws)
+    try:
+        player = await current_player(ws)
+    except DB_ERRORS as e:  # the handshake reads the session: the client is told, as over HTTP, and may retry
+        log.warning("database unavailable for websocket %s: %s", ws.url.path, str(e).splitlines()[0][:200])
+        await _refuse_socket(ws, db_unavailable(), CLOSE_UNAVAILABLE)
+        return
+    tid = ws.path_params["table_id"]
+    owner: str | None = None
+    if room.cluster.enabled and tid not in room.tables:
+        cluster: RedisCluster = room.cluster  # type: ignore[assignment]
+        owner = await cluster.owner_of(tid)
+        if owner is None and await cluster.claim(tid):  # nobody has it: it is ours now
+            owner = cluster.worker_id
+        if owner is None and tid not in room.tables and await room.store.table(tid) is not None:
+            await _refuse_socket(ws, RoomError(ErrorCode.OWNER_UNAVAILABLE, "this table is moving to another "
+                                               "worker; connect again", 503, zh="这张牌桌正在换服务器，请重新连接"),
+                                 CLOSE_UNAVAILABLE)
+            return
+    try:
+        table = room.get(tid) if owner is None or owner == room.cluster.worker_id else None
+        if table is not None:
+            table.check_invite(player, ws.query_params.get("invite"))
+    except RoomError as e:
+        await ws.close(code=4404 if e.status == 404 else 4403, reason=e.message[:120])
+        return
+    settings = settings_of(ws)
+    address = address_of(ws)
+    if table is not None and table.seat_of(player) is None and table.spectators() >= settings.watchers_per_table:
+        await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_WATCHERS, "this table has as many spectators as it "
+                                           "takes", 429, zh="这张桌的旁观人数已满"), CLOSE_RATE_LIMITED)
+        return
+    sockets: Sockets = ws.app.state.sockets
+    if not await sockets.take(address):  # counted last: a socket refused for another reason costs nothing
+        await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address",
+                                           429, zh="来自你的地址的连接太多"), CLOSE_RATE_LIMITED)
+        return
+    try:
+        await _serve_socket(ws, table, player, settings, address,
+                            None if owner is None or table is not None else (owner, tid))
+    finally:
+        await sockets.give_back(address)
+
+
+async def _serve_socket(ws: WebSocket, table: CardTable | None, player: Player | None, settings: Settings,
+                        address: str, remote: tuple[str, str] | None = None) -> None:
+    """One client's socket: to a table of ours, or (``remote``: owner, table id) relayed to its owner."""
+    await ws.accept()
+    conn = Conn(ws, player, settings.send_queue_limit)
+    pump = asyncio.get_running_loop().create_task(conn.pump())
+    relay: Relayed | None = None
+    if table is not None:
+        await table.attach(conn)
+    else:
+        assert remote is not None
+        relay = Relayed(room_of(ws).cluster, remote[0], remote[1], conn)  # type: ignore[arg-type]
+        relay.attach(ws.query_params.get("invite"))
+    # "ws_messages_per_second with bursts of ws_message_burst": a sliding window of burst / rate seconds
+    budget = Throttle(settings.ws_message_burst, settings.ws_message_burst / settings.ws_messages_per_second,
+                      settings.clock)
+    by_address: Throttle = ws.app.state.ws_by_address
+    strikes = 0
+    try:
+        while not conn.closed:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            wait = budget.take("")
+            if wait is None:
+                wait = by_address.take(address)
+            if wait is not None:
+                strikes += 1
+                if strikes >= settings.ws_strikes:  # it keeps on: let it go
+                    conn.send(_ws_error(RoomError(ErrorCode.RATE_LIMITED, "too many messages: closing",
+                                                  zh="消息太频繁：断开连接")))
+                    conn.close(CLOSE_RATE_LIMITED)
+                    break
+                conn.send(_ws_error(RoomError(ErrorCode.RATE_LIMITED,
+                                              f"too many messages: at most {settings.ws_messages_per_second:g} a "
+                                              f"second; this one was dropped", zh="消息太频繁：这条没有处理"),
+                                    retry_after=round(wait, 3)))
+                continue
+            strikes = 0
+            text = message.get("text")
+            if text is None:
+                conn.send(_bad_message("send JSON text frames, not binary", "请发送 JSON 文本帧，不要发二进制"))
+                continue
+            if relay is not None:
+                relay.forward(text)
+            else:
+                assert table is not None
+                await handle_message(table, conn, text, ws.app.state.talk, settings.max_json_depth)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if relay is not None:
+            relay.detach()
+        else:
+            assert table is not None
+            await table.detach(conn)
+        conn.close()
+        await pump
+
+
+async def handle_message(table: CardTable, conn: Conn, text: str, talk: Talk, max_depth: int = 32) -> None:
+    try:
+        msg = loads_limited(text, max_depth)
+    except TooDeep as e:
+        conn.send(_bad_message(str(e), f"JSON 嵌套超过 {max_depth} 层"))
+        return
+    except json.JSONDecodeError as e:
+        conn.send(_bad_message(f"not JSON: {e}", f"不是 JSON：{e}"))
+        return
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        conn.send(_bad_message('a message is a JSON object with a "type"', '消息应为带 "type" 的 JSON 对象'))
+        return
+    kind = msg["type"]
+    if kind == "act":
+        action = msg.get("action")
+        if not isinstance(action, str) or not action:
+            conn.send(_bad_message('"act" needs "action": a non-empty string', '"act" 需要 "action"：一个非空字符串'))
+            return
+        seq = msg.get("seq")
+        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
+            conn.send(_bad_message('"seq" is the state the action was chosen on: an integer',
+                                   '"seq" 是选这一步时的状态序号：一个整数'))
+            return
+        try:
+            await table.act(conn, action, seq)
+        except RoomError as e:
+            conn.send(_ws_error(e, action=action, seq=table.seq))
+    elif kind == "autoplay":
+        on = msg.get("on")
+        if not isinstance(on, bool):
+            conn.send(_bad_message('"autoplay" needs "on": true or false', '"autoplay" 需要 "on"：true 或 false'))
+            return
+        try:
+            await table.set_autoplay(conn, on)
+        except RoomError as e:
+            conn.send(_ws_error(e))
+    elif kind == "resume":
+        since = msg.get("since")
+        if isinstance(since, bool) or not isinstance(since, int):
+            conn.send(_bad_message('"resume" needs "since": the last seq you saw',
+                                   '"resume" 需要 "since"：你收到的最后一个 seq'))
+            return
+        await table.resume(conn, since)
+    elif kind == "ping":
+        conn.send(dumps({"type": "pong", "time": table.room.settings.clock()}))
+    elif kind == "continue":
+        try:
+            await table.ready(conn)
+        except RoomError as e:
+            conn.send(_ws_error(e))
+    elif kind in ("phrase", "chat"):
+        try:
+            if kind == "phrase":
+                talk.phrase(table, conn, msg.get("phrase"))
+            else:
+                talk.chat(table, conn, msg.get("text"))
+        except RoomError as e:
+            conn.send(_ws_error(e))
+    else:
+        conn.send(_ws_error(RoomError(ErrorCode.UNKNOWN_TYPE,
+                                      f"unknown message type {kind!r}; known: act, autoplay, resume, ping, continue, "
+                                      "phrase, chat",
+                                      zh=f"不认识的消息类型 {kind!r}；可用的有 act、autoplay、resume、ping、"
+                                         "continue、phrase、chat")))
