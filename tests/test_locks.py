@@ -157,6 +157,15 @@ def test_locks_pin_one_version_per_package() -> None:
     assert clashes == []
 
 
+def test_the_scripts_install_from_the_locks() -> None:
+    run = (ROOT / "scripts" / "run").read_text(encoding="utf-8")
+    test = (ROOT / "scripts" / "test").read_text(encoding="utf-8")
+    docker = (ROOT / "deploy" / "Dockerfile").read_text(encoding="utf-8")
+    assert "requirements/server.txt" in run
+    assert "requirements/test.txt" in test
+    assert "requirements/server.txt" in docker
+
+
 FAKE_PYPROJECT = """
 [project]
 name = "fake"
