@@ -336,7 +336,10 @@ def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
                     # the test clients answer at machine speed (a 升级 deal is 51 answers in a blink): the message
                     # limit is for people; test_attacks*.py check it at its defaults
                     ws_messages_per_second=10_000.0, ws_message_burst=20_000,
-                    ws_messages_per_second_per_address=100_000.0)
+                    ws_messages_per_second_per_address=100_000.0,
+                    # tests fill seats with bots for convenience and still expect bookings: their matches stay
+                    # rated with up to 3 bots (the rated-and-casual tests set rated_bots=0, the room's default)
+                    rated_bots=3)
     return base.with_(**changes)
 
 

@@ -368,7 +368,7 @@ def test_a_logout_at_one_worker_holds_at_the_other_at_once(cluster: Any) -> None
 
 
 def test_two_matches_of_one_player_ending_on_two_workers_both_count(cluster: Any) -> None:
-    a, b = cluster(2)
+    a, b = cluster(2, None, "--rated-bots", "3")  # one person and three bots: rated in this room
     p = Client(cluster, a, "辛")
     r = p.post(a, "/api/accounts", {"username": "xin", "password": "correct horse"})
     assert r.status_code == 201, r.text

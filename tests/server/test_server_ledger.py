@@ -75,10 +75,11 @@ _count = [0]
 
 def store(conn: Connection, game: Game[Any], people: dict[int, str], *, step: float = 10.0, start: float = 1e9,
           times: list[float] | None = None, left: dict[int, tuple[int, str]] | None = None,
-          escape: str | None = None) -> str:
+          escape: str | None = None, rated: bool = True, person: list[bool | None] | None = None) -> str:
     """A finished table as the card room stores it: ``people`` seat → player id (bots elsewhere), one action
     every ``step`` seconds from ``start`` (or at ``times``), ``left`` seat → (move, reason) for persons a bot
-    replaced."""
+    replaced; rated (as a room with ``rated_bots`` for its bots would make it) unless ``rated=False``;
+    ``person``: per move, whether the seat's person sent it."""
     _count[0] += 1
     tid = f"t{_count[0]}_{int(time.time() * 1000) % 100000}"
     for pid in people.values():
@@ -91,10 +92,10 @@ def store(conn: Connection, game: Game[Any], people: dict[int, str], *, step: fl
                                    deal=game.deal, turn_seconds=0, claim_seconds=0, private=False, invite=None,
                                    owner_id=None, status="playing", created_at=start, started_at=start,
                                    seats=seats))
-    st.set_status(conn, tid, "playing", start, {})
+    st.set_status(conn, tid, "playing", start, {}, rated=rated)
     times = times or [start + step * (i + 1) for i in range(len(game.history))]
     for n, ((seat, action), at) in enumerate(zip(game.history, times, strict=True), start=1):
-        st.add_action(conn, st.action_row(tid, n, seat, action, at))
+        st.add_action(conn, st.action_row(tid, n, seat, action, at, None if person is None else person[n - 1]))
     for seat, (move, reason) in left.items():
         st.add_departure(conn, tid, seat, people[seat], times[move - 1] if move else start, move, reason)
     result = game.result()
@@ -200,12 +201,13 @@ def _mid_hand(game: Game[Any]) -> bool:
 
 @pytest.mark.parametrize("seconds", [400.0, 100.0])
 def test_shengji_escape_by_the_page(engine: Engine, seconds: float) -> None:
-    """Seat 1 leaves mid-hand: −24 × base; the others are scored on the points taken so far when the hand has
-    run 3 minutes (else 0), and that hand is left out of their match entries."""
+    """Seat 1 leaves mid-way through the second hand: −24 × base; the others are scored on the points taken so
+    far when the hand has run 3 minutes (else 0), and that hand is left out of their match entries; at the
+    end the leaver settles the seat's loss over the hands that count (the first)."""
     from paiju.games.shengji.rules import level_change
 
-    game = shengji()
-    play(game, until=_mid_hand)
+    game = shengji(max_hands=2)
+    play(game, until=lambda g: g.hands_finished() >= 1 and _mid_hand(g))
     move = len(game.history)
     v = game.view(-2)
     defenders = v["dealer"] % 2
@@ -214,7 +216,13 @@ def test_shengji_escape_by_the_page(engine: Engine, seconds: float) -> None:
     team = 1 - defenders if side == "attackers" else defenders
     gained = min(v["levels"][team] + n, 14) - v["levels"][team]
     play(game)
-    times = [1e9 + seconds * (i + 1) / move for i in range(move)]
+    (_f1, l1), _second = hand_spans(game)
+    result = game.result()
+    assert result is not None
+    first = result.detail["hand_log"][0]
+    times = [1e9 + 200.0 * (i + 1) / (l1 + 1) for i in range(l1 + 1)]  # the first hand: 200 s, it counts
+    n2 = move - (l1 + 1)
+    times += [times[-1] + seconds * (i + 1) / n2 for i in range(n2)]  # the second, up to the escape
     times += [times[-1] + i + 1 for i in range(len(game.history) - move)]
     with engine.begin() as c:
         tid = store(c, game, {s: f"e{s}" for s in range(4)}, times=times, left={1: (move, "left")})
@@ -227,7 +235,14 @@ def test_shengji_escape_by_the_page(engine: Engine, seconds: float) -> None:
             assert bonus["points"] == want and bonus["note"]["points_so_far"] == v["points"]
             assert bonus["note"].get("under_3_minutes", False) == (seconds < 180)
             match = got[(f"e{seat}", "match")]
-            assert match["points"] == 0 and match["note"]["void"][0]["why"] == "escape"
+            hand1 = first["gained"] if seat % 2 == first["team"] else -first["gained"]
+            assert match["points"] == hand1 and [(x["hand"], x["why"]) for x in match["note"]["void"]] == [
+                (2, "escape")]
+        # leaving never pays more than staying and losing: −24 × base, then min(0, the seat's levels) × base
+        lost = min(0, first["gained"] if first["team"] == 1 % 2 else -first["gained"])
+        settle = got.get(("e1", "escape_settle"))
+        assert (settle["points"] if settle else 0) == lost
+        assert got[("e1", "escape")]["points"] + (settle["points"] if settle else 0) <= -24
         assert lg.check_balances(c) == []
 
 
@@ -244,9 +259,11 @@ def test_shengji_escape_by_the_flat_rule_when_the_table_says_so(engine: Engine) 
         result = game.result()
         assert result is not None
         assert got[("f2", "escape")]["points"] == -8
-        for seat in (0, 1, 3):
-            assert got[(f"f{seat}", "escape_bonus")]["points"] == 1
+        for seat in (0, 1, 3):  # no whole hand was played with the leaver: no bonus
+            assert (f"f{seat}", "escape_bonus") not in got
             assert got[(f"f{seat}", "match")]["note"].get("void") is None
+        lost = min(0.0, result.scores[2])
+        assert entries(c, tid).get(("f2", "escape_settle"), {"points": 0})["points"] == round(lost)
 
 
 # ---- through the card room --------------------------------------------------------------------------------
@@ -258,8 +275,8 @@ def test_leaving_a_started_match_books_the_escape_at_once(settings: Settings) ->
                                config={"hand_size": 2})
         a.ok(f"/api/tables/{tid}/leave")
         assert [(e["reason"], e["points"], e["balance"]) for e in ledger_of(a)] == [("escape", -8, -8)]
-        for p in (b, c):
-            assert [(e["reason"], e["points"]) for e in ledger_of(p)] == [("escape_bonus", 1)]
+        for p in (b, c):  # the toy match is one hand: nobody played a whole hand with a, so no bonus
+            assert ledger_of(p) == []
         socks[1].until(lambda m: m["type"] == "update" and m["seq"] == 1)  # a's bot played for a
         socks[1].act("play 3")
         socks[2].until(lambda m: m["type"] == "update" and m["seq"] == 2)
@@ -268,17 +285,16 @@ def test_leaving_a_started_match_books_the_escape_at_once(settings: Settings) ->
         socks[1].act("play 4")
         socks[2].until(lambda m: m["type"] == "update" and m["seq"] == 5)
         socks[2].act("play 6")
-        wait_for(lambda: len(ledger_of(b)) == 2)
-        assert [e["reason"] for e in ledger_of(a)] == ["escape"]  # no match entry for the leaver
+        wait_for(lambda: len(ledger_of(b)) == 1)
+        assert [e["reason"] for e in ledger_of(a)] == ["escape"]  # no match entry; the seat scored 0: no settle
         for p in (b, c):
-            assert [(e["reason"], e["points"], e["balance"]) for e in ledger_of(p)] == [
-                ("match", 0, 1), ("escape_bonus", 1, 1)]
+            assert [(e["reason"], e["points"], e["balance"]) for e in ledger_of(p)] == [("match", 0, 0)]
         board = s.client().http.get("/api/leaderboard?game=toy").json()
         assert [(r["player"]["id"], r["score"], r["matches"]) for r in board][-1] == (a.id, -8, 0)
         # leaving before the start books nothing
         tid2, _ = toy_table(s, [b], start=False)
         b.ok(f"/api/tables/{tid2}/leave")
-        assert len(ledger_of(b)) == 2
+        assert len(ledger_of(b)) == 1
 
 
 def play_people(s: LiveServer, tid: str, socks: dict[int, Any], pick: int = 0) -> None:
@@ -311,10 +327,10 @@ def test_a_person_replaced_after_the_grace_who_never_returns_escapes_at_the_end(
         again.recv()
         wait_for(lambda: s.room.tables[tid].info()["seats"][1]["replaced"] is None)
         play_people(s, tid, {1: again, 2: socks[2]})
-        wait_for(lambda: len(ledger_of(stay)) == 2)
+        wait_for(lambda: len(ledger_of(stay)) == 1)
         assert [e["reason"] for e in ledger_of(gone)] == ["escape"]
-        for p in (back, stay):
-            assert sorted(e["reason"] for e in ledger_of(p)) == ["escape_bonus", "match"]
+        for p in (back, stay):  # no whole hand shared with the one who went: no bonus
+            assert [e["reason"] for e in ledger_of(p)] == ["match"]
 
 
 # ---- concurrency -----------------------------------------------------------------------------------------
@@ -355,6 +371,7 @@ def test_bookings_at_once_lose_no_update(settings: Settings) -> None:
 
 def test_one_players_two_matches_ending_at_once_on_two_servers(settings: Settings) -> None:
     deal = {"hands": [["1"], ["2"], ["3"]]}
+    settings = settings.with_(rated_bots=2)  # one person and two bots: rated in this room
     with LiveServer(settings, bot_factory=first_bot) as one, LiveServer(settings, bot_factory=first_bot) as two:
         me = one.client("me")
         me2 = two.client()
@@ -375,7 +392,7 @@ def test_one_players_two_matches_ending_at_once_on_two_servers(settings: Setting
 # ---- reading back, and the rebuild -------------------------------------------------------------------------
 
 def test_profile_pages_and_the_leaderboard(settings: Settings) -> None:
-    with LiveServer(settings, bot_factory=first_bot) as s:
+    with LiveServer(settings.with_(rated_bots=1), bot_factory=first_bot) as s:
         a, b = s.client("甲"), s.client("乙")
         deal = {"hands": [["1"], ["1"], ["3"]]}
         tables = []
@@ -452,7 +469,8 @@ def test_a_shengji_hand_through_the_room_is_timed_by_the_rooms_clock(tmp_path: A
     from .conftest import fast_settings
 
     reason = "under_3_minutes"
-    settings = fast_settings(tmp_path, clock=TickingClock(0.01), min_turn_seconds=0.05)  # sub-second turns
+    settings = fast_settings(tmp_path, clock=TickingClock(0.01), min_turn_seconds=0.05,  # sub-second turns
+                             rated_bots=3)  # one person and three bots: rated in this room
     with LiveServer(settings, bot_factory=first_bot) as s:
         me = s.client("me")
         # the person sits and lets every turn time out: the room's bot takes the move (not an escape)

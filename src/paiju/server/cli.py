@@ -72,6 +72,8 @@ def register(app: typer.Typer) -> None:
             "--admin", help="username of a host (repeat for several); `paiju admin grant` adds more")] = None,
         quick_match_seconds: Annotated[float, typer.Option(
             help="quick match: seconds before bots fill a table nobody else joined")] = 20.0,
+        rated_bots: Annotated[int, typer.Option(
+            min=0, help="a match is rated (it books scores) with at most this many bots at its start")] = 0,
         chat_length: Annotated[int, typer.Option(
             help="free-text chat at tables: longest message in characters (0: off, quick phrases only)")] = 0,
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
@@ -123,7 +125,7 @@ def register(app: typer.Typer) -> None:
                             waiting_table_minutes=waiting_table_minutes,
                             autoplay_after_timeouts=autoplay_after_timeouts, watchers_per_table=watchers_per_table,
                             connections_per_address=connections_per_address,
-                            admins=tuple(admin or ()), quick_match_seconds=quick_match_seconds,
+                            admins=tuple(admin or ()), quick_match_seconds=quick_match_seconds, rated_bots=rated_bots,
                             chat_max_length=chat_length)
         typer.echo(f"牌局 card room: http://{host}:{port}/  (data: {settings.database_url or data_dir})")
         # uvicorn's own X-Forwarded-For handling is off: the room reads it, from trusted proxies only (limits.py)

@@ -49,6 +49,7 @@ class ErrorCode(StrEnum):
     BAD_SEAT = "bad_seat"
     SEAT_TAKEN = "seat_taken"
     SEATS_EMPTY = "seats_empty"
+    HAS_BOTS = "has_bots"
     UNKNOWN_STRENGTH = "unknown_strength"
     STARTED = "started"
     NOT_SEATED = "not_seated"
@@ -116,6 +117,7 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.BAD_SEAT: ("没有这个座位", "No such seat"),
     ErrorCode.SEAT_TAKEN: ("这个座位已经有人", "That seat is taken"),
     ErrorCode.SEATS_EMPTY: ("还有空位", "Some seats are empty"),
+    ErrorCode.HAS_BOTS: ("这张桌有机器人，只能是娱乐局", "Bots sit at this table: its match is casual"),
     ErrorCode.UNKNOWN_STRENGTH: ("没有这种机器人强度", "No such bot strength"),
     ErrorCode.STARTED: ("已经开局", "The game has started"),
     ErrorCode.NOT_SEATED: ("你没有坐在这张桌", "You have no seat at this table"),

@@ -96,6 +96,12 @@ class Settings:
     """Usernames of the room's hosts (``--admin``), besides those granted with ``paiju admin grant``."""
     quick_match_seconds: float = 20.0
     """Quick match: a table nobody else joins within this time starts with bots in its empty seats."""
+    rated_bots: int = 0
+    """A match is rated (it books) only if people hold every seat at its start, or all but this many
+    (``--rated-bots``); bot seats never book.  docs/server.md, "Rated and casual"."""
+    signal_meetings: int = 10
+    """Collusion signals: two players who met at this many rated tables within ``ADDRESS_DAYS`` are shown to
+    the hosts (scores/signals.py)."""
     chat_max_length: int = 0
     """Free-text chat at tables: 0 is off (quick phrases only); otherwise the longest message, in characters."""
     phrase_burst: int = 3

@@ -32,6 +32,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -85,6 +86,7 @@ card_tables = Table(
     Column("options", Text, nullable=True),  # the room's options for this table (pace, next hand), JSON
     Column("number", String(6), nullable=True),  # the room number (房号, numbers.py); a rematch keeps it
     Column("owner_epoch", Integer, nullable=True),  # several workers (cluster.py): bumped at each takeover
+    Column("rated", Boolean, nullable=True),  # True rated, False casual, None: not decided yet (waiting)
     Index("ix_card_tables_status", "status"),
     Index("ix_card_tables_number", "number"),
 )
@@ -118,6 +120,7 @@ actions = Table(
     Column("action", Text, nullable=False),
     Column("at", Float, nullable=False),
     Column("epoch", Integer, nullable=True),  # the writer's owner epoch: PostgreSQL refuses a stale one (0005)
+    Column("person", Boolean, nullable=True),  # the seat's person sent it (None: stored before 0006, unknown)
 )
 
 departures = Table(
@@ -131,6 +134,22 @@ departures = Table(
     Column("reason", String(16), nullable=False),
     Index("ix_departures_table", "table_id"),
 )
+
+addresses = Table(
+    "addresses", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("table_id", String(32), ForeignKey("card_tables.id"), nullable=False),
+    Column("address", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_addresses_player", "player_id"),
+    Index("ix_addresses_table", "table_id"),
+    Index("ix_addresses_at", "at"),
+)
+"""The client address a person took a seat from: personal data kept only for the hosts' collusion signals
+(scores/signals.py), at most ``ADDRESS_DAYS`` days, in the person's own data and deleted with the account."""
+
+ADDRESS_DAYS = 30
 
 
 @dataclass
@@ -174,6 +193,9 @@ class TableRow:
     owner_epoch: int | None = None
     """Which takeover of the table this is, when several workers serve the room (cluster.py); None for a
     table one process has always served: its writes are not fenced."""
+    rated: bool | None = None
+    """Rated (True: it books), casual (False: it books nothing), or not decided yet (None: a waiting table
+    that is rated if people fill every seat; decided at the start, room/table.py)."""
 
 
 def make_engine(url: str, data_dir: Path | None = None, busy_seconds: float = 5.0) -> Engine:
@@ -237,7 +259,8 @@ def add_table(conn: Connection, t: TableRow) -> None:
         owner_id=t.owner_id, status=t.status, created_at=t.created_at,
         deadlines=_dump_deadlines(t.deadlines), **({"options": json.dumps(t.options)} if t.options else {}),
         **({"number": t.number} if t.number is not None else {}),
-        **({"owner_epoch": t.owner_epoch} if t.owner_epoch is not None else {})))
+        **({"owner_epoch": t.owner_epoch} if t.owner_epoch is not None else {}),
+        **({"rated": t.rated} if t.rated is not None else {})))
     conn.execute(insert(seats), [{"table_id": t.id, "seat": s.seat, "player_id": s.player_id, "bot": s.bot,
                                   "replaced": s.replaced} for s in t.seats])
 
@@ -257,19 +280,42 @@ def add_departure(conn: Connection, table_id: str, seat: int, player_id: str | N
 
 
 def set_status(conn: Connection, table_id: str, status: str, at: float, deadlines: dict[int, float],
-               result: Any = None) -> None:
+               result: Any = None, rated: bool | None = None) -> None:
     values: dict[str, Any] = {"status": status, "deadlines": _dump_deadlines(deadlines)}
     if status == "playing":
         values["started_at"] = at
+    if rated is not None:
+        values["rated"] = rated
     if status == "finished":
         values["finished_at"] = at
         values["result"] = json.dumps(result, ensure_ascii=False)
     conn.execute(update(card_tables).where(card_tables.c.id == table_id).values(**values))
 
 
-def action_row(table_id: str, n: int, seat: int, action: str, at: float) -> dict[str, Any]:
-    """Move ``n`` (1-based) of a table, for :meth:`Database.insert` into ``actions``."""
-    return {"table_id": table_id, "n": n, "seat": seat, "action": action, "at": at}
+def action_row(table_id: str, n: int, seat: int, action: str, at: float, person: bool | None = None
+               ) -> dict[str, Any]:
+    """Move ``n`` (1-based) of a table, for :meth:`Database.insert` into ``actions``; ``person``: the seat's
+    person sent it (not a bot, a timeout or the room)."""
+    row = {"table_id": table_id, "n": n, "seat": seat, "action": action, "at": at}
+    if person is not None:
+        row["person"] = person
+    return row
+
+
+def set_rated(conn: Connection, table_id: str, rated: bool | None) -> None:
+    """A waiting table's creator marks it casual (False) or back to rated if filled by people (None)."""
+    conn.execute(update(card_tables).where(card_tables.c.id == table_id).values(rated=rated))
+
+
+def note_address_row(conn: Connection, player_id: str, table_id: str, address: str, at: float) -> None:
+    """The address a person took a seat from (for the hosts' collusion signals); rows past their days go."""
+    conn.execute(insert(addresses).values(player_id=player_id, table_id=table_id, address=address[:64], at=at))
+    purge_addresses(conn, at)
+
+
+def purge_addresses(conn: Connection, now: float) -> int:
+    """Forget every address older than ``ADDRESS_DAYS`` days; how many rows went."""
+    return conn.execute(delete(addresses).where(addresses.c.at < now - ADDRESS_DAYS * 86400.0)).rowcount or 0
 
 
 def add_action(conn: Connection, row: dict[str, Any]) -> None:
@@ -314,7 +360,7 @@ def load_tables(conn: Connection, *, table_id: str | None = None, unfinished: bo
             deadlines={int(k): float(v) for k, v in json.loads(r["deadlines"]).items()},
             result=None if r["result"] is None else json.loads(r["result"]),
             options={} if r["options"] is None else json.loads(r["options"]), number=r["number"],
-            owner_epoch=r["owner_epoch"])
+            owner_epoch=r["owner_epoch"], rated=r["rated"])
         seat_q = (select(seats.c.seat, seats.c.player_id, seats.c.bot, seats.c.replaced, players.c.nickname)
                   .select_from(seats.outerjoin(players, seats.c.player_id == players.c.id))
                   .where(seats.c.table_id == t.id).order_by(seats.c.seat))

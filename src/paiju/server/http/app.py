@@ -52,6 +52,7 @@ from .routes_tables import (
     list_tables,
     new_session,
     remove_bot,
+    set_rated,
     sit,
     start,
 )
@@ -199,6 +200,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         Route("/api/tables/{table_id}/bots", add_bots, methods=["POST"]),
         Route("/api/tables/{table_id}/bots/remove", remove_bot, methods=["POST"]),
         Route("/api/tables/{table_id}/start", start, methods=["POST"]),
+        Route("/api/tables/{table_id}/rated", set_rated, methods=["POST"]),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         *routes_players.ROUTES,
         *routes_history.ROUTES,

@@ -21,7 +21,7 @@ from ..people.accounts import AccountInfo, SessionStore
 from ..people.auth import COOKIE, token_of
 from ..room.room import Room
 from ..settings import Settings
-from ..storage import Player
+from ..storage import Player, note_address_row
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -118,6 +118,13 @@ def limits_of(request: Request | WebSocket) -> Limits:
 def address_of(request: Request | WebSocket) -> str:
     """The client's address (``X-Forwarded-For`` only from a trusted proxy): what per-address limits count."""
     return client_address(request, settings_of(request).trusted_proxies)
+
+
+async def note_address(request: Request, player: Player, table_id: str) -> None:
+    """Keep the address a person sat down from: the hosts' collusion signals (at most 30 days, docs/server.md)."""
+    room, address = room_of(request), address_of(request)
+    now = room.settings.clock()
+    await room.db.run(lambda c: note_address_row(c, player.id, table_id, address, now))
 
 
 def session_response(request: Request, token: str, player: Player, account: AccountInfo | None,

@@ -19,7 +19,7 @@ from ..room.conn import dumps
 from ..room.talk import Talk
 from ..scores import series
 from ..scores.export import player_data
-from .handlers import api, body_of, current_player, require_player, room_of
+from .handlers import api, body_of, current_player, note_address, require_player, room_of
 
 PAGES = ["/r/{number}", "/series/{table_id}", "/host"]
 """Browser pages served by the one-page client (index.html)."""
@@ -63,9 +63,11 @@ async def quick_match(request: Request) -> Response:
                         zh="请说明是哪个游戏：{\"game\": \"shuiyu\"}")
     quick = quick_of(request)
     if room_of(request).cluster.enabled:  # the room's waiting list, shared by every worker
-        return JSONResponse(await quick.join_shared(player, game))
-    table = await quick.join(player, game)
-    return JSONResponse(table.info(for_player=player))
+        info = await quick.join_shared(player, game)
+    else:
+        info = (await quick.join(player, game)).info(for_player=player)
+    await note_address(request, player, info["id"])
+    return JSONResponse(info)
 
 
 async def phrases(request: Request) -> Response:

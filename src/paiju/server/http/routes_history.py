@@ -304,7 +304,7 @@ class Rematches:
             or next(iter(people.values()))
         new = await room.create_table(owner, row.game, row.config, turn_seconds=row.turn_seconds,
                                       claim_seconds=row.claim_seconds, private=row.private,
-                                      options=dict(row.options),
+                                      options=dict(row.options), rated=None if row.rated else False,
                                       number=row.number)  # the same room for the people at it
         rule = await room.db.run(lambda c: c.execute(select(lg.table_scoring.c.escape)
                                                      .where(lg.table_scoring.c.table_id == row.id)).scalar())

@@ -38,6 +38,7 @@ from .handlers import (
     body_of,
     current_player,
     limits_of,
+    note_address,
     on_table,
     require_player,
     room_of,
@@ -248,9 +249,10 @@ async def create_table(request: Request) -> Response:
     if escape is not None and escape not in rules:
         raise RoomError(ErrorCode.BAD_OPTION, f"option 'escape' must be one of {rules}", 422,
                         zh=f"选项 'escape' 应为 {rules} 之一")
+    rated = _rated(data, default=True)
     table = await room_of(request).create_table(
         player, game, data.get("config"), turn_seconds=data.get("turn_seconds"),
-        claim_seconds=data.get("claim_seconds"), private=private,
+        claim_seconds=data.get("claim_seconds"), private=private, rated=None if rated else False,
         options={name: data[name] for name in ROOM_OPTIONS if data.get(name) is not None}, **fixed)
     await limits.made_table(player.id, address)
     await room_of(request).db.run(lambda c: scoring.set_rule(c, table.id, escape))
@@ -283,6 +285,15 @@ async def get_record(request: Request) -> Response:
                          "seats": table.info()["seats"], "departures": departures})
 
 
+def _rated(data: dict[str, Any], default: bool | None = None) -> bool:
+    """``rated``: true (rated if people fill every seat) or false (casual); anything else is refused."""
+    rated = data.get("rated", default)
+    if not isinstance(rated, bool):
+        raise RoomError(ErrorCode.BAD_OPTION, "rated must be true (rated if people fill every seat) or false "
+                        "(casual)", 422, zh="rated 应为 true（坐满真人即计分）或 false（娱乐局）")
+    return rated
+
+
 def _seat_number(data: dict[str, Any]) -> int:
     seat = data.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int):
@@ -302,7 +313,10 @@ def seat_command(name: str) -> Handler:
         player = await require_player(request)
         if not data.get("invite") and request.query_params.get("invite"):
             data = {**data, "invite": request.query_params.get("invite")}
-        return JSONResponse(await on_table(request, name, player, data))  # here, or at the table's owner
+        info = await on_table(request, name, player, data)  # here, or at the table's owner
+        if name == "sit":
+            await note_address(request, player, info["id"])
+        return JSONResponse(info)
 
     handler.__name__ = name
     return api(handler)
@@ -326,9 +340,10 @@ SEAT_COMMANDS: dict[str, Command] = {
     "add_bots": _invited(lambda player, table, data: table.fill_bots(player, parse_strength(data.get("strength")))),
     "remove_bot": _invited(lambda player, table, data: table.remove_bot(player, _seat_number(data))),
     "start": _invited(lambda player, table, data: table.start(player)),
+    "rated": _invited(lambda player, table, data: table.set_rated(player, _rated(data))),
 }
 """The seat commands, the same whether the request reached the table's owner or another worker asked it
 (cluster.py's calls)."""
 
-sit, leave, add_bots, remove_bot, start = (seat_command(name) for name in ("sit", "leave", "add_bots", "remove_bot",
-                                                                           "start"))
+sit, leave, add_bots, remove_bot, start, set_rated = (
+    seat_command(name) for name in ("sit", "leave", "add_bots", "remove_bot", "start", "rated"))

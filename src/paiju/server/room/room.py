@@ -100,8 +100,9 @@ class Room:
     async def create_table(self, owner: Player, game_name: str, config: Any, *, turn_seconds: Any = None,
                            claim_seconds: Any = None, private: bool = False, seed: int | None = None,
                            deal: Any = None, options: dict[str, Any] | None = None,
-                           number: str | None = None) -> CardTable:
-        """A new waiting table; ``number`` keeps a room number (a rematch's), else a free one is drawn."""
+                           number: str | None = None, rated: bool | None = None) -> CardTable:
+        """A new waiting table; ``number`` keeps a room number (a rematch's), else a free one is drawn;
+        ``rated=False`` makes it casual (None: rated if people fill its seats, decided at the start)."""
         try:
             cls = get_game(game_name)
         except (KeyError, ImportError) as e:
@@ -143,7 +144,7 @@ class Room:
                        invite=secrets.token_urlsafe(9) if private else None, owner_id=owner.id,
                        status="waiting", created_at=self.settings.clock(),
                        seats=[SeatRow(i) for i in range(game.num_seats)], options=kept, number=number,
-                       owner_epoch=self.cluster.first_epoch)
+                       owner_epoch=self.cluster.first_epoch, rated=False if rated is False else None)
         try:
             await self.store.add_table(row)
         finally:

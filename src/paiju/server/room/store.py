@@ -30,6 +30,8 @@ class Move(NamedTuple):
     seat: int
     action: str
     at: float
+    person: bool | None = None
+    """The seat's person sent it (False: a bot, a timeout or the room chose it): the ledger's idle-hand rule."""
 
 
 @dataclass(frozen=True)
@@ -110,15 +112,21 @@ class TableStore:
         return fenced
 
     def _action_row(self, move: Move) -> dict[str, Any]:
-        row = st.action_row(self.id, move.n, move.seat, move.action, move.at)
+        row = st.action_row(self.id, move.n, move.seat, move.action, move.at, move.person)
         if self.row.owner_epoch is not None:
             row["epoch"] = self.row.owner_epoch  # the database's trigger checks it (migration 0005)
         return row
 
-    async def start(self, at: float, deadlines: Mapping[int, float]) -> None:
+    async def start(self, at: float, deadlines: Mapping[int, float], rated: bool | None = None) -> None:
+        """The match is on, rated or casual as decided at this moment."""
         tid, stored = self.id, dict(deadlines)
-        await self.db.run(self._fenced(lambda c: st.set_status(c, tid, "playing", at, stored)))
+        await self.db.run(self._fenced(lambda c: st.set_status(c, tid, "playing", at, stored, rated=rated)))
         self._deadlines = stored
+
+    async def set_rated(self, rated: bool | None) -> None:
+        """A waiting table marked casual (False) or rated if filled by people (None) by its creator."""
+        tid = self.id
+        await self.db.run(self._fenced(lambda c: st.set_rated(c, tid, rated)))
 
     async def record_move(self, move: Move, deadlines: Mapping[int, float]) -> None:
         """A move of a match that goes on, with the deadlines it leaves."""

@@ -87,6 +87,9 @@ class CardTable(TableTurns):
         """Windows run out in a row per seat since its person last acted (``autoplay_after_timeouts``)."""
         self.notes: dict[str, Any] = {}
         """Facts other parts add to the table object (quick match's ``quick_deadline``)."""
+        self.sent: dict[int, str] = {}
+        """The answer each seat's person sent that has not been applied yet (held in a window, or about to be):
+        the stored move says whether the person chose it (``Move.person``, the ledger's idle-hand rule)."""
 
     # ---- facts ---------------------------------------------------------------------------------------
     def spectators(self) -> int:
@@ -116,12 +119,28 @@ class CardTable(TableTurns):
             "pause": None if self.pause is None else {"until": self.pause.until, "ready": sorted(self.pause.ready),
                                                       "waiting": self._not_ready()},
             "number": row.number,
+            "rated": self.rating(),
             **self.notes,
         }
         if for_player is not None and row.private and (
                 for_player.id == row.owner_id or self.seat_of(for_player) is not None):
             out["invite"] = row.invite
         return out
+
+    def bots_at_start(self) -> int:
+        """Seats a bot would play from the start (no person's id in them)."""
+        return sum(1 for s in self.seats if s.player_id is None)
+
+    def rating(self) -> str:
+        """``rated`` or ``casual`` once decided (at the start, or the creator's casual), else ``open``: rated
+        if people fill the seats (a waiting table with more bots than the room allows is ``casual`` already,
+        until they are taken out)."""
+        rated = self.row.rated
+        if rated is not None:
+            return "rated" if rated else "casual"
+        if sum(1 for s in self.seats if s.bot is not None) > self.settings.rated_bots:
+            return "casual"
+        return "open" if self.seats.empty() else "rated"
 
     def check_invite(self, player: Player | None, invite: str | None) -> None:
         row = self.row
@@ -285,9 +304,12 @@ class CardTable(TableTurns):
             now = self.settings.clock()
             self.row.status = "playing"
             self.row.started_at = now
+            # rated only with a person in every seat (or all but rated_bots) at the start; bots that take a
+            # leaver's or a disconnected seat later change nothing (docs/server.md, "Rated and casual")
+            self.row.rated = self.row.rated is not False and self.bots_at_start() <= self.settings.rated_bots
             self._open_windows(now)
             self.deadlines = self._next_deadlines(now, acted=None)
-            await self.store.start(now, self.deadlines.at)
+            await self.store.start(now, self.deadlines.at, self.row.rated)
             self._broadcast_table()
             self._broadcast_state("snapshot")
             for s in self.seats.people():
@@ -296,6 +318,25 @@ class CardTable(TableTurns):
             self._schedule()
             if self.claim_until is not None:
                 await self._window_check()
+
+    async def set_rated(self, player: Player, rated: bool) -> None:
+        """The creator marks a waiting table casual (``False``), or rated if people fill it (``True``): refused
+        while more bots sit there than a rated match may have."""
+        async with self.lock:
+            self._check_waiting("the game has started: rated or casual was decided at the start",
+                                "已经开局：计分与否在开局时已定")
+            if player.id != self.row.owner_id:
+                raise RoomError(ErrorCode.NOT_ALLOWED, "only the table's creator can make it rated or casual", 403,
+                                zh="只有桌主可以设定计分或娱乐")
+            if rated and sum(1 for s in self.seats if s.bot is not None) > self.settings.rated_bots:
+                raise RoomError(ErrorCode.HAS_BOTS, "bots sit at this table, so its match is casual: take them "
+                                "out before asking for a rated match", 409,
+                                zh="这张桌有机器人，只能是娱乐局：先撤下机器人再设为计分局")
+            value = None if rated else False
+            if value != self.row.rated:
+                await self.store.set_rated(value)
+                self.row.rated = value
+                self._broadcast_table()
 
     async def rearm(self) -> None:
         """After a restart: the deadlines kept, the bots' moves, and every seated person's grace to reconnect."""
@@ -334,6 +375,7 @@ class CardTable(TableTurns):
             if self.pause is not None:
                 raise RoomError(ErrorCode.BETWEEN_HANDS, "the next hand has not started yet: press continue",
                                 zh="下一局还没开始：请按“继续”")
+            self.sent[seat] = action  # the person's own decision, whenever the room applies it
             await self._answer(seat, action)
 
     async def set_autoplay(self, conn: Conn, on: bool) -> None:
@@ -368,6 +410,8 @@ class CardTable(TableTurns):
         hands = g.hands_finished()
         events: list[Event] = []
         settled = False  # the deadlines (and pauses) follow the state after the last applied move
+        persons = [self.sent.get(seat) == action for seat, action in moves]
+        self.sent.clear()  # whatever was not applied now is void: the game moves on, every seat answers afresh
         for i, (seat, action) in enumerate(moves):
             if i > 0 and seat not in g.to_move():
                 continue  # the window was resolved by the answers before (the best claim was known)
@@ -391,7 +435,7 @@ class CardTable(TableTurns):
             settled = g.finished or not any(s in g.to_move() for s, _ in moves[i + 1:])
             if settled:
                 self._settle_clock(now, hands)
-            await self._store(Move(self.seq, seat, action, now), new)
+            await self._store(Move(self.seq, seat, action, now, persons[i]), new)
             if g.finished:
                 break
         if not settled:  # a later held move was refused: the clock follows the state the others left
