@@ -31,6 +31,7 @@ from paiju.bots.base import Bot, RandomBot
 from paiju.core import Event, Game, Result, RulesConfig, View, Window, game_names, get_game, option
 from paiju.core import registry as core_registry
 from paiju.server import Settings, create_app
+from paiju.server.http.door import serve_options
 
 PG_URL = os.environ.get("PAIJU_TEST_POSTGRES_URL")
 
@@ -216,7 +217,7 @@ class LiveServer:
         self.settings = settings
         self.app = create_app(settings, bot_factory=bot_factory)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning", lifespan="on",
-                                ws_max_size=64 * 1024, proxy_headers=False)  # as paiju serve: the room reads it
+                                **serve_options(settings))  # as paiju serve: its door, caps and no proxy headers
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.port = 0

@@ -32,8 +32,21 @@ HOST_CALLS = [
 
 @pytest.fixture
 def hosted(tmp_path: Path, toy_game: type[ToyGame]) -> Any:
+    """A room started with ``--admin Boss``, whose account ``boss`` existed before (--admin binds it then)."""
+    with LiveServer(fast_settings(tmp_path), bot_factory=first_bot) as s:
+        register(s, "boss")
     with LiveServer(fast_settings(tmp_path, admins=("Boss",)), bot_factory=first_bot) as s:
         yield s
+
+
+def boss_of(s: LiveServer, username: str = "boss") -> Player:
+    """The host account made before the start, logged in."""
+    p = s.client()
+    r = p.post("/api/login", {"username": username, "password": "correct horse"})
+    assert r.status_code == 200, r.text
+    p.token, p.id = r.json()["token"], r.json()["player"]["id"]
+    p.http.headers["Authorization"] = f"Bearer {p.token}"
+    return p
 
 
 def log_of(host: Player) -> list[dict[str, Any]]:
@@ -46,7 +59,7 @@ def log_of(host: Player) -> list[dict[str, Any]]:
 def test_only_hosts_may_call_the_host_api(hosted: LiveServer) -> None:
     guest = hosted.client("g")
     member = register(hosted, "member")
-    boss = register(hosted, "boss")  # named by --admin in any case
+    boss = boss_of(hosted)  # named by --admin in any case
     tid = guest.ok("/api/tables", {"game": "toy"})["id"]
     nobody = hosted.client()
     for who, status, code in ((guest, 403, "not_host"), (member, 403, "not_host"), (nobody, 401, "no_session")):
@@ -59,7 +72,7 @@ def test_only_hosts_may_call_the_host_api(hosted: LiveServer) -> None:
 
 
 def test_a_ban_ends_sessions_refuses_login_and_seats_and_is_logged(hosted: LiveServer, tmp_path: Path) -> None:
-    boss = register(hosted, "boss")
+    boss = boss_of(hosted)
     bad = register(hosted, "rude_one", password="sekrit-pass")
     tid = boss.ok("/api/tables", {"game": "toy"})["id"]
     elsewhere = boss.ok("/api/tables", {"game": "toy"})["id"]
@@ -102,8 +115,10 @@ def test_a_ban_ends_sessions_refuses_login_and_seats_and_is_logged(hosted: LiveS
 def test_a_banned_players_live_session_cannot_sit_or_open_tables(tmp_path: Path, toy_game: type[ToyGame]) -> None:
     """A session another process has not yet dropped (or one made before the ban) is refused by the ban itself."""
     settings = fast_settings(tmp_path, admins=("boss",))
+    with LiveServer(settings.with_(admins=()), bot_factory=first_bot) as s:
+        register(s, "boss")
     with LiveServer(settings, bot_factory=first_bot) as s:
-        boss = register(s, "boss")
+        boss = boss_of(s)
         g = s.client("guest")
         tid = g.ok("/api/tables", {"game": "toy"})["id"]
         boss_token, guest_token = boss.token, g.token
@@ -131,7 +146,7 @@ def test_a_banned_players_live_session_cannot_sit_or_open_tables(tmp_path: Path,
 
 
 def test_kick_before_and_during_play(hosted: LiveServer) -> None:
-    boss = register(hosted, "boss")
+    boss = boss_of(hosted)
     a, b = hosted.client("a"), hosted.client("b")
     tid, (_sa, sb) = toy_table(hosted, [a, b], start=False)
     info = boss.ok(f"/api/host/tables/{tid}/kick", {"seat": 1, "reason": "afk"})
@@ -159,7 +174,7 @@ def test_kick_before_and_during_play(hosted: LiveServer) -> None:
 
 
 def test_close_a_table(hosted: LiveServer) -> None:
-    boss = register(hosted, "boss")
+    boss = boss_of(hosted)
     a, b = hosted.client("a"), hosted.client("b")
     tid, (sa, _sb) = toy_table(hosted, [a, b])
     info = boss.ok(f"/api/host/tables/{tid}/close", {"reason": "spam names"})
@@ -178,7 +193,7 @@ def test_close_a_table(hosted: LiveServer) -> None:
 
 
 def test_rename_an_offensive_nickname(hosted: LiveServer) -> None:
-    boss = register(hosted, "boss")
+    boss = boss_of(hosted)
     a, b = hosted.client("bad word"), hosted.client("b")
     _tid, (_sa, sb) = toy_table(hosted, [a, b], start=False)
     assert boss.ok(f"/api/host/players/{a.id}/rename", {"nickname": "  玩家 一 "}) == \
@@ -194,8 +209,8 @@ def test_rename_an_offensive_nickname(hosted: LiveServer) -> None:
 
 
 def test_reports_reach_the_hosts_list(hosted: LiveServer) -> None:
-    boss = register(hosted, "boss")
-    a, b = hosted.client("a"), hosted.client("b")
+    boss = boss_of(hosted)
+    a, b = hosted.client("a"), register(hosted, "bee", nickname="b")  # an account: a guest plays a hand first
     tid, _ = toy_table(hosted, [a, b])
     before = time.time()
     made = b.ok(f"/api/tables/{tid}/report", {"seat": 0, "reason": "  calls people names "})
@@ -272,9 +287,12 @@ def test_paiju_export_anonymizes_with_stable_pseudonyms(tmp_path: Path, toy_game
     assert record["seats"][2]["bot"] == "best" and record["seats"][2]["player"] is None
     again = runner.invoke(main_app, [*base, "--anonymize"])
     assert again.exit_code == 0
-    assert json.loads(again.stdout.splitlines()[0])["seats"] == record["seats"]  # stable from run to run
+    assert json.loads(again.stdout.splitlines()[0])["seats"] != record["seats"]  # a new key each export
+    keyed = [runner.invoke(main_app, [*base, "--anonymize", "--key", "k"]).stdout for _ in range(2)]
+    assert keyed[0] == keyed[1]  # the same key given on purpose: the same pseudonyms
     other = runner.invoke(main_app, [*base, "--anonymize", "--key", "another"])
-    assert json.loads(other.stdout.splitlines()[0])["seats"][0]["player"]["id"] != people[0]
+    assert json.loads(other.stdout.splitlines()[0])["seats"][0]["player"]["id"] != \
+        json.loads(keyed[0].splitlines()[0])["seats"][0]["player"]["id"]
     plain = runner.invoke(main_app, base)
     seats = json.loads(plain.stdout.splitlines()[0])["seats"]
     assert [x["player"] for x in seats[:2]] == [{"id": a.id, "nickname": "Alice Liddell"},

@@ -10,7 +10,8 @@ from paiju.server.limits import Sockets, Throttle, count
 class Down:
     """A shared count whose Redis is away: every call fails."""
 
-    async def __call__(self, mode: str, now: float, items: list[tuple[str, int, float]]) -> float | None:
+    async def __call__(self, mode: str, now: float, items: list[tuple[str, int, float]],
+                       member: str | None = None) -> float | None:
         raise ConnectionError("Redis is away")
 
     async def open_socket(self, address: str, mine: int, limit: int) -> bool:

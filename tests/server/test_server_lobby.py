@@ -17,7 +17,8 @@ def test_a_nickname_gets_a_guest_session(server: LiveServer) -> None:
     for bad in ("", "   ", "x" * 25, 42, None):
         r = anon.post("/api/session", {"nickname": bad})
         assert r.status_code == 422 and r.json()["error"]["code"] == "bad_nickname"
-    assert anon.http.post("/api/session", content=b"{oops").json()["error"]["code"] == "bad_json"
+    assert anon.http.post("/api/session", content=b"{oops",
+                          headers={"Content-Type": "application/json"}).json()["error"]["code"] == "bad_json"
     me = server.client("  小明  ")
     assert me.http.get("/api/session").json()["player"] == {"id": me.id, "nickname": "小明", "account": False}
     # the cookie works too, and a forged token is nobody

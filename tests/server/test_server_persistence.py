@@ -10,12 +10,14 @@ from typing import Any
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from typer.testing import CliRunner
 
 from paiju.bots import Bot
+from paiju.cli.main import app as main_app
 from paiju.core.game import View
 from paiju.server import Settings, storage
 
-from .conftest import LiveServer, ToyGame, fast_settings, first_bot, toy_table
+from .conftest import LiveServer, ToyGame, fast_settings, first_bot, register, toy_table
 
 
 def test_a_restarted_server_resumes_the_table_where_it_was(settings: Settings) -> None:
@@ -261,14 +263,18 @@ def test_the_friends_migration_moves_an_existing_database_forward(settings: Sett
         assert c.execute(select(storage.card_tables.c.number)).scalars().all() == [None, None]
         assert compare_metadata(MigrationContext.configure(c), storage.metadata) == []
     engine.dispose()
+    made = CliRunner().invoke(main_app, ["admin", "create", "boss", "--password-stdin", "--database-url",
+                                         settings.db_url, "--data-dir", str(settings.data_dir)],
+                              input="correct horse\n")
+    assert made.exit_code == 0, made.output
     with LiveServer(settings.with_(admins=("boss",)), bot_factory=first_bot) as s:
-        old = s.client("x")
+        old = register(s, "xavier", nickname="x")  # an account: a guest reports once it has played a hand
         assert old.http.get("/api/tables/wait").json()["number"] is None
         new = old.ok("/api/tables", {"game": "toy"})
         assert old.http.get(f"/api/rooms/{new['number']}").json()["id"] == new["id"]
         old.ok("/api/tables/wait/report", {"seat": 1, "reason": "old seat"})
         boss = s.client()
-        r = boss.post("/api/accounts", {"username": "boss", "password": "correct horse"})
+        r = boss.post("/api/login", {"username": "boss", "password": "correct horse"})
         boss.http.headers["Authorization"] = f"Bearer {r.json()['token']}"
         boss.ok("/api/host/players/old_b/ban")
         assert [r["player_id"] for r in boss.http.get("/api/host/reports").json()] == ["old_b"]

@@ -92,6 +92,27 @@ def register(app: typer.Typer) -> None:
             help="autoplay (托管) a person whose window ran out this many times in a row (0: never)")] = 2,
         watchers_per_table: Annotated[int, typer.Option(help="spectators a table takes")] = 200,
         connections_per_address: Annotated[int, typer.Option(help="open websockets per client address")] = 256,
+        tcp_connections_per_address: Annotated[int, typer.Option(
+            min=1, help="open TCP connections per client address in this process, counted before a byte is read "
+                        "(--trusted-proxy peers are not capped)")] = 320,
+        header_timeout: Annotated[float, typer.Option(
+            min=0.0, help="seconds a request's head (request line and headers) may take to arrive (0: none)")] = 10.0,
+        ws_max_message_bytes: Annotated[int, typer.Option(
+            min=256, help="the largest websocket message a client may send; larger closes the socket (1009)")] = 8192,
+        ws_bytes_per_second_per_address: Annotated[int, typer.Option(
+            min=1024, help="JSON bytes one address may have parsed per second over its websockets")] = 65536,
+        login_failures_per_user: Annotated[int, typer.Option(
+            min=1, help="failed password checks per username in --login-window (then 429)")] = 10,
+        login_failures_per_address: Annotated[int, typer.Option(
+            min=1, help="failed password checks per client address in --login-window (then 429)")] = 50,
+        login_window: Annotated[float, typer.Option(help="the window of the password limits, in seconds")] = 900.0,
+        password_checks_per_address: Annotated[int, typer.Option(
+            min=1, help="password checks of one address running at once (more: 429 before any hash)")] = 2,
+        reports_per_day: Annotated[int, typer.Option(min=1, help="reports one player may file in 24 hours")] = 10,
+        reports_per_target_per_day: Annotated[int, typer.Option(
+            min=1, help="reports one player may file about one other player in 24 hours")] = 1,
+        room_lookups_per_minute: Annotated[int, typer.Option(
+            min=1, help="room-number lookups per client address a minute (a session: two thirds of it)")] = 30,
         gc_full_minutes: Annotated[float, typer.Option(
             min=0.0, help="minutes between full garbage collections, the only ones that walk every table and socket "
                  "(about 0.35 s at 1,000 tables); 0: Python's own schedule")] = 10.0,
@@ -125,12 +146,24 @@ def register(app: typer.Typer) -> None:
                             waiting_table_minutes=waiting_table_minutes,
                             autoplay_after_timeouts=autoplay_after_timeouts, watchers_per_table=watchers_per_table,
                             connections_per_address=connections_per_address,
+                            tcp_connections_per_address=tcp_connections_per_address,
+                            header_timeout_seconds=header_timeout, ws_max_message_bytes=ws_max_message_bytes,
+                            ws_bytes_per_second_per_address=ws_bytes_per_second_per_address,
+                            login_failures_per_user=login_failures_per_user,
+                            login_failures_per_address=login_failures_per_address, login_window_seconds=login_window,
+                            password_checks_per_address=password_checks_per_address,
+                            reports_per_day=reports_per_day, reports_per_target_per_day=reports_per_target_per_day,
+                            room_lookups_per_minute_per_address=room_lookups_per_minute,
+                            room_lookups_per_minute_per_session=max(1, room_lookups_per_minute * 2 // 3),
                             admins=tuple(admin or ()), quick_match_seconds=quick_match_seconds, rated_bots=rated_bots,
                             chat_max_length=chat_length)
         typer.echo(f"牌局 card room: http://{host}:{port}/  (data: {settings.database_url or data_dir})")
-        # uvicorn's own X-Forwarded-For handling is off: the room reads it, from trusted proxies only (limits.py)
-        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level.lower(),
-                    ws=ws, ws_max_size=64 * 1024, ws_per_message_deflate=ws_deflate, proxy_headers=False)
+        from paiju.server.http.door import serve_options
+
+        # uvicorn's own X-Forwarded-For handling is off (the room reads it, from trusted proxies only, limits.py);
+        # its HTTP protocol counts connections per address and times each request's head (http/door.py)
+        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level.lower(), ws=ws,
+                    ws_per_message_deflate=ws_deflate, **serve_options(settings))
 
 
 TOOLS = ("admin", "export")
@@ -155,7 +188,7 @@ DatabaseUrl = Annotated[str | None, typer.Option(help="SQLAlchemy URL (default: 
 
 def register_tools(app: typer.Typer) -> None:
     """Add ``admin`` (hosts) and ``export`` (finished games as JSON lines) to the ``paiju`` command."""
-    admin = typer.Typer(help="The room's hosts: grant, revoke, list (docs/server.md, \"Hosts\").",
+    admin = typer.Typer(help="The room's hosts: create, grant, revoke, list (docs/server.md, \"Hosts\").",
                         no_args_is_help=True)
 
     def _grant(username: str, data_dir: Path, database_url: str | None, revoke: bool) -> None:
@@ -184,6 +217,35 @@ def register_tools(app: typer.Typer) -> None:
         """USERNAME is no longer a host (one named by --admin stays one while the server is started so)."""
         _grant(username, data_dir, database_url, revoke=True)
 
+    @admin.command("create")
+    def create(
+        username: str,
+        password_stdin: Annotated[bool, typer.Option(
+            "--password-stdin", help="read the password from the first line of standard input (scripts)")] = False,
+        nickname: Annotated[str | None, typer.Option(help="the nickname shown at tables (default: USERNAME)")] = None,
+        data_dir: DataDir = Path("./data"), database_url: DatabaseUrl = None,
+    ) -> None:
+        """Make a new account USERNAME that is a host, its password prompted (or read with --password-stdin)."""
+        import sys
+        import time
+
+        from paiju.server.people.moderation import create_host
+
+        if password_stdin:
+            password = sys.stdin.readline().rstrip("\r\n")
+        else:
+            password = typer.prompt("password", hide_input=True, confirmation_prompt=True)
+        engine, settings = _engine(data_dir, database_url)
+        try:
+            with engine.begin() as c:
+                pid = create_host(c, settings, username, password, nickname, time.time())
+        except ValueError as e:
+            typer.echo(str(e), err=True)
+            raise typer.Exit(1) from None
+        finally:
+            engine.dispose()
+        typer.echo(f"created host: {username} (player {pid})")
+
     @admin.command("list")
     def list_(data_dir: DataDir = Path("./data"), database_url: DatabaseUrl = None) -> None:
         """The hosts granted in the database."""
@@ -203,18 +265,19 @@ def register_tools(app: typer.Typer) -> None:
         out: Annotated[Path | None, typer.Option(help="write here instead of standard output")] = None,
         game: Annotated[str | None, typer.Option(help="only this game's matches")] = None,
         key: Annotated[str | None, typer.Option(
-            help="key of the pseudonyms (default: the server's secret key, so they stay the same from one "
-                 "export to the next)", envvar="PAIJU_EXPORT_KEY")] = None,
+            help="key of the pseudonyms (default: a new random key, so two exports cannot be joined on them; "
+                 "give the same key to make exports that can)", envvar="PAIJU_EXPORT_KEY")] = None,
         data_dir: DataDir = Path("./data"),
         database_url: DatabaseUrl = None,
     ) -> None:
         """Finished games' records as JSON lines, for researchers (docs/server.md, "Export")."""
+        import secrets
         import sys
 
         from paiju.server.scores.export import write_jsonl
 
-        engine, settings = _engine(data_dir, database_url)
-        secret = key or settings.signing_key()
+        engine, _settings = _engine(data_dir, database_url)
+        secret = key or secrets.token_urlsafe(32)
         try:
             with engine.connect() as c:
                 if out is None:

@@ -28,10 +28,13 @@ class ErrorCode(StrEnum):
     BAD_LOGIN = "bad_login"
     TOO_MANY_ATTEMPTS = "too_many_attempts"
     AT_TABLE = "at_table"
+    SESSION_ENDED = "session_ended"
+    SESSION_REPLACED = "session_replaced"
     # limits and the browser's side (docs/server.md, "Security")
     RATE_LIMITED = "rate_limited"
     BODY_TOO_LARGE = "body_too_large"
     BAD_ORIGIN = "bad_origin"
+    BAD_CONTENT_TYPE = "bad_content_type"
     TOO_MANY_CONNECTIONS = "too_many_connections"
     TOO_MANY_WATCHERS = "too_many_watchers"
     DB_UNAVAILABLE = "db_unavailable"
@@ -74,6 +77,7 @@ class ErrorCode(StrEnum):
     CHAT_TOO_LONG = "chat_too_long"
     BAD_REASON = "bad_reason"
     TOO_MANY_REPORTS = "too_many_reports"
+    PLAY_FIRST = "play_first"
     NO_REPORT = "no_report"
     NOT_HOST = "not_host"
     BANNED = "banned"
@@ -99,9 +103,13 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.BAD_LOGIN: ("用户名或密码不对", "Wrong username or password"),
     ErrorCode.TOO_MANY_ATTEMPTS: ("尝试太多次，请稍后再试", "Too many attempts: wait and try again"),
     ErrorCode.AT_TABLE: ("你还在牌桌上", "You are still at a table"),
+    ErrorCode.SESSION_ENDED: ("你的会话已结束", "Your session has ended"),
+    ErrorCode.SESSION_REPLACED: ("你的会话已更换，请用新的令牌重新连接",
+                                 "Your session was replaced: connect again with the new token"),
     ErrorCode.RATE_LIMITED: ("操作太频繁，请稍后再试", "Too many requests: wait and try again"),
     ErrorCode.BODY_TOO_LARGE: ("请求内容太大", "The request is too large"),
     ErrorCode.BAD_ORIGIN: ("不接受来自其他网站的请求", "Requests from other sites are refused"),
+    ErrorCode.BAD_CONTENT_TYPE: ("请求内容须为 JSON", "Send the request as JSON"),
     ErrorCode.TOO_MANY_CONNECTIONS: ("来自你的地址的连接太多", "Too many connections from your address"),
     ErrorCode.TOO_MANY_WATCHERS: ("这张桌的旁观人数已满", "This table has as many spectators as it takes"),
     ErrorCode.DB_UNAVAILABLE: ("数据库暂时不可用，请稍后再试", "The database is unavailable: try again shortly"),
@@ -141,6 +149,7 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.CHAT_TOO_LONG: ("这句话太长了", "That message is too long"),
     ErrorCode.BAD_REASON: ("请说明举报原因", "Say why you report"),
     ErrorCode.TOO_MANY_REPORTS: ("举报太多，请等管理员处理", "Too many reports waiting for the hosts"),
+    ErrorCode.PLAY_FIRST: ("先打完一手牌才能举报", "Play a whole hand before you report"),
     ErrorCode.NO_REPORT: ("没有这条举报", "No such report"),
     ErrorCode.NOT_HOST: ("只有管理员才能这样做", "Only a host may do this"),
     ErrorCode.BANNED: ("你已被管理员封禁", "A host has banned you"),

@@ -90,7 +90,11 @@ class Settings:
     login_failures_per_user: int = 10
     login_failures_per_address: int = 50
     login_window_seconds: float = 900.0
-    """Failed logins allowed per username and per client address in a sliding window; past them: 429."""
+    """Failed password checks allowed per username and per client address in a sliding window (logins,
+    password changes and deletions alike; each attempt is reserved before the hash); past them: 429."""
+    password_checks_per_address: int = 2
+    """Password checks of one client address running at once in a process; more are refused (429) before they
+    cost a hash."""
     # ---- friends and hosts (docs/server.md, "Playing with friends", "Hosts") ----
     admins: tuple[str, ...] = ()
     """Usernames of the room's hosts (``--admin``), besides those granted with ``paiju admin grant``."""
@@ -106,7 +110,15 @@ class Settings:
     """Free-text chat at tables: 0 is off (quick phrases only); otherwise the longest message, in characters."""
     phrase_burst: int = 3
     phrase_every_seconds: float = 3.0
-    """Quick phrases and chat per connection: ``phrase_burst`` at once, then one every this many seconds."""
+    """Quick phrases and chat per player, over all their sockets and workers: ``phrase_burst`` in any
+    ``phrase_burst * phrase_every_seconds`` seconds (3 in 9 s: three at once, then one every 3 s on average)."""
+    reports_per_day: int = 10
+    """Reports one player may file in 24 hours."""
+    reports_per_target_per_day: int = 1
+    """Reports one player may file about one other player (or one bot's seat) in 24 hours."""
+    room_lookups_per_minute_per_address: int = 30
+    room_lookups_per_minute_per_session: int = 20
+    """Room-number lookups (``GET /api/rooms/<n>``): a number is six digits, so they are counted."""
 
     # ---- limits (docs/server.md, "Security") ----
     max_body_bytes: int = 64 * 1024
@@ -129,6 +141,18 @@ class Settings:
     256 sockets at 20 a second each would be 5,000 messages a second from one address."""
     connections_per_address: int = 256
     """Open websockets per client address (all tables together)."""
+    ws_max_message_bytes: int = 8 * 1024
+    """The largest websocket message a client may send (its messages are under 1 KB); larger closes the socket
+    with 1009.  ``paiju serve`` gives it to uvicorn, which refuses the frame before reading it."""
+    ws_bytes_per_second_per_address: int = 64 * 1024
+    """JSON a client address may have parsed per second over all its websockets (a window of 2 s; raised by
+    ``address_limit_factor``): past it each message is dropped with ``rate_limited``, as for the message count."""
+    tcp_connections_per_address: int = 320
+    """Open TCP connections per client address in one process (HTTP and websockets, counted before a byte is
+    read); the next is answered 429 and closed.  Peers listed in ``trusted_proxies`` are not capped."""
+    header_timeout_seconds: float = 10.0
+    """An HTTP request's head (request line and headers) must arrive within this many seconds of the
+    connection or of the previous answer; else the connection is closed."""
     watchers_per_table: int = 200
     """Spectators per table (seated players always get in)."""
     address_limit_factor: float = 1.0

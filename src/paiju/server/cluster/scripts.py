@@ -19,6 +19,10 @@ if ARGV[1] == 'clear' then
   for _, k in ipairs(KEYS) do redis.call('DEL', k) end
   return 0
 end
+if ARGV[1] == 'release' then
+  for _, k in ipairs(KEYS) do redis.call('ZREM', k, ARGV[3]) end
+  return 0
+end
 local now = tonumber(ARGV[2])
 local wait = 0
 if ARGV[1] ~= 'hit' then
@@ -41,7 +45,8 @@ if ARGV[1] ~= 'check' then
 end
 return 0
 """
-"""limits.Shared in one step for every key: the milliseconds to wait (the hit is then not counted), or 0."""
+"""limits.Shared in one step for every key: the milliseconds to wait (the hit is then not counted), or 0;
+``release`` takes back the hit named ARGV[3] (a reserved password check whose password was right)."""
 
 SOCKETS = """
 local others = 0

@@ -34,10 +34,12 @@ class Shared(ClusterBase):
     """What the workers count and list together: rate limits, websockets per address, named locks, quick
     match's waiting tables, and the lobby's public tables."""
 
-    async def limit(self, mode: str, now: float, items: list[tuple[str, int, float]]) -> float | None:
-        """The room-wide rate limits (limits.Shared): one sliding window per key, shared by every worker."""
+    async def limit(self, mode: str, now: float, items: list[tuple[str, int, float]], member: str | None = None
+                    ) -> float | None:
+        """The room-wide rate limits (limits.Shared): one sliding window per key, shared by every worker.
+        ``member`` names the hit (a reservation ``release`` may take back); else a name of its own."""
         self._hits += 1
-        member = f"{self.worker_id}:{self._hits}"
+        member = member or f"{self.worker_id}:{self._hits}"
         keys = [f"{self.p}lim:{key}" for key, _limit, _window in items]
         args: list[Any] = [mode, int(now * 1000), member]
         for _key, limit, window in items:

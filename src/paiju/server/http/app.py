@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import storage as st
 from ..cluster.redis_cluster import Cluster, RedisCluster
-from ..limits import Limits, Sockets, Throttle
+from ..limits import Budget, Limits, Sockets, Throttle
 from ..lobby.quick import QuickMatch
 from ..people.accounts import Accounts, SessionStore
 from ..people.moderation import Moderation
@@ -56,7 +56,7 @@ from .routes_tables import (
     sit,
     start,
 )
-from .socket import handle_message, table_socket
+from .socket import SessionSockets, handle_message, table_socket
 
 log = logging.getLogger("paiju.server")
 
@@ -123,17 +123,25 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
             tables_per_address=settings.per_address(settings.tables_per_minute_per_address),
             reads_per_session=settings.lobby_reads_per_minute_per_session,
             reads_per_address=settings.per_address(settings.lobby_reads_per_minute_per_address),
+            lookups_per_session=settings.room_lookups_per_minute_per_session,
+            lookups_per_address=settings.per_address(settings.room_lookups_per_minute_per_address),
             shared=cluster.limit if isinstance(cluster, RedisCluster) else None)
         app.state.sockets = Sockets(settings.per_address(settings.connections_per_address),
                                     cluster if isinstance(cluster, RedisCluster) else None)
         app.state.ws_by_address = Throttle(
             settings.per_address(settings.ws_messages_per_second_per_address * 2.0), 2.0, settings.clock)
+        app.state.ws_bytes_by_address = Budget(
+            settings.per_address(settings.ws_bytes_per_second_per_address * 2.0), 2.0, settings.clock)
         app.state.sessions = store = SessionStore(db, settings)
+        app.state.session_sockets = opened = SessionSockets()
+        store.on_revoked = opened.heard  # a session ended here closes its sockets here at once
         if isinstance(cluster, RedisCluster):  # a logout or ban at one worker holds at every worker at once
             def heard(news: str) -> None:
-                """Another worker's news: a revoked session is forgotten; a ban closes the banned player's
-                sockets at our tables (wherever the socket itself is: a relayed one closes at its worker)."""
+                """Another worker's news: a revoked session is forgotten and the sockets it opened here close;
+                a ban closes the banned player's sockets at our tables (wherever the socket itself is: a
+                relayed one closes at its worker)."""
                 store.heard(news)
+                opened.heard(news)
                 routes_host.heard(room, news)
 
             store.announce, cluster.on_news = cluster.announce, heard
@@ -146,7 +154,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         await moderation.load()
         app.state.banned = moderation.banned  # the same set: handlers refuse banned players by it
         app.state.quick = quick = QuickMatch(room)
-        app.state.talk = Talk(settings)
+        app.state.talk = Talk(settings, cluster.limit if isinstance(cluster, RedisCluster) else None)
         # every lobby command on a table, run the same at its owner whichever worker the request reached
         app.state.commands = commands = {**SEAT_COMMANDS, **routes_host.table_commands(moderation),
                                          **routes_history.rematch_commands(app.state.rematches),
@@ -174,6 +182,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
                     await gc_task
                 gc.unfreeze()
             await cluster.stop()
+            accounts.close()
             quick.close()
             room.close()
             await asyncio.to_thread(db.stop)

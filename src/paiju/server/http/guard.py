@@ -67,6 +67,18 @@ def origin_allowed(origin: str, host: str | None, allowed: tuple[str, ...]) -> b
     return host is not None and urlsplit(origin).netloc == host.strip().lower()
 
 
+def json_body(headers: Headers) -> bool:
+    """Whether a state-changing request's body is declared JSON (``application/json`` or ``…+json``), or it
+    has neither a body nor a type.  A page of another site can send a form's types (``text/plain``,
+    ``application/x-www-form-urlencoded``, ``multipart/form-data``) without asking first; a JSON type makes
+    the browser ask (a CORS preflight the room never grants)."""
+    ctype = headers.get("content-type")
+    if ctype is None:
+        return headers.get("content-length", "0").strip() == "0" and "transfer-encoding" not in headers
+    media = ctype.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
+
+
 def cookie_credential(headers: Headers, query: str) -> bool:
     """Whether the session comes from the cookie (a browser sends it by itself, from any page) rather than
     from a Bearer header or ``?token=`` (a program, or our own page, named it)."""
@@ -114,6 +126,15 @@ class Guard:
             return False
         return not origin_allowed(origin, headers.get("host"), self.allowed)
 
+    def _cross_site(self, headers: Headers) -> bool:
+        """Whether a state-changing request comes from another site's page, with or without a session: its
+        ``Origin`` is foreign (or ``null``), or it has none and the browser says ``Sec-Fetch-Site: cross-site``.
+        A request with neither header is no browser page's (a program, curl): accepted."""
+        origin = headers.get("origin")
+        if origin is not None:
+            return not origin_allowed(origin, headers.get("host"), self.allowed)
+        return headers.get("sec-fetch-site", "").strip().lower() == "cross-site"
+
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self._foreign(scope):
             await receive()  # websocket.connect
@@ -137,16 +158,22 @@ class Guard:
             await send(start)
             await send(body)
 
-        if scope["method"] not in SAFE_METHODS and self._foreign(scope):
-            await refuse(RoomError(ErrorCode.BAD_ORIGIN, "a page of another site may not use your session", 403,
-                                   zh="其他网站的页面不能使用你的会话"))
-            return
+        if scope["method"] not in SAFE_METHODS:
+            headers = Headers(scope=scope)
+            if self._cross_site(headers):
+                await refuse(RoomError(ErrorCode.BAD_ORIGIN, "a page of another site may not change anything here",
+                                       403, zh="其他网站的页面不能在这里做任何改动"))
+                return
         cap = self.settings.max_body_bytes
         too_large = RoomError(ErrorCode.BODY_TOO_LARGE, f"the body is larger than {cap} bytes", 413,
                               zh=f"请求内容超过 {cap} 字节")
         length = Headers(scope=scope).get("content-length")
-        if length is not None and length.isdigit() and int(length) > cap:
+        if length is not None and length.isascii() and length.isdigit() and (len(length) > 15 or int(length) > cap):
             await refuse(too_large)
+            return
+        if scope["method"] not in SAFE_METHODS and not json_body(Headers(scope=scope)):
+            await refuse(RoomError(ErrorCode.BAD_CONTENT_TYPE, "send the body as JSON (Content-Type: "
+                                   "application/json)", 415, zh="请求内容须为 JSON（Content-Type: application/json）"))
             return
         seen = 0
 

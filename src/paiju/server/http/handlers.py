@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocket
 
 from ..errors import ErrorCode, RoomError
-from ..limits import Limits, Throttled, TooDeep, client_address, loads_limited
+from ..limits import Limits, Malformed, Throttled, TooDeep, client_address, loads_limited
 from ..people.accounts import AccountInfo, SessionStore
 from ..people.auth import COOKIE, token_of
 from ..room.room import Room
@@ -98,6 +98,9 @@ async def body_of(request: Request) -> dict[str, Any]:
         data = loads_limited(raw, settings.max_json_depth)
     except TooDeep as e:
         raise RoomError(ErrorCode.BAD_JSON, str(e), 400, zh=f"JSON 嵌套超过 {settings.max_json_depth} 层") from None
+    except Malformed as e:
+        raise RoomError(ErrorCode.BAD_JSON, f"the body is not JSON the room reads: {e}", 400,
+                        zh=f"请求内容有无法读取的数字或字符：{e}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise RoomError(ErrorCode.BAD_JSON, f"the body is not JSON: {e}", 400, zh=f"请求内容不是 JSON：{e}") from e
     if not isinstance(data, dict):

@@ -7,19 +7,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import Connection, select
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import ErrorCode, RoomError
 from ..lobby.quick import QuickMatch
+from ..people.accounts import accounts
 from ..people.moderation import Moderation
 from ..room import numbers
 from ..room.conn import dumps
+from ..room.table import CardTable
 from ..room.talk import Talk
+from ..scores import ledger as lg
 from ..scores import series
 from ..scores.export import player_data
-from .handlers import api, body_of, current_player, note_address, require_player, room_of
+from ..storage import Player
+from .handlers import address_of, api, body_of, current_player, limits_of, note_address, require_player, room_of
 
 PAGES = ["/r/{number}", "/series/{table_id}", "/host"]
 """Browser pages served by the one-page client (index.html)."""
@@ -37,7 +42,11 @@ def moderation_of(request: Request) -> Moderation:
 
 @api
 async def get_room(request: Request) -> Response:
-    """``GET /api/rooms/<number>``: the newest table with that number (a private one still needs its invite)."""
+    """``GET /api/rooms/<number>``: the newest table with that number.  Without its invite a private table's
+    number answers exactly as a free one (404 ``no_room``), and lookups are counted, so the numbers cannot be
+    swept for the private rooms."""
+    player = await current_player(request)
+    await limits_of(request).room_lookup(player.id if player is not None else None, address_of(request))
     number = numbers.clean(request.path_params["number"])
     room = room_of(request)
     live = [t for t in room.tables.values() if t.row.number == number]
@@ -48,8 +57,12 @@ async def get_room(request: Request) -> Response:
         if tid is None:
             raise numbers.no_room(number)
         table = await room.get_or_load(tid)
-    player = await current_player(request)
-    table.check_invite(player, request.query_params.get("invite"))
+    try:
+        table.check_invite(player, request.query_params.get("invite"))
+    except RoomError as e:
+        if e.code is ErrorCode.INVITE_REQUIRED:  # the same answer as a number nobody holds
+            raise numbers.no_room(number) from None
+        raise
     return JSONResponse(table.info(for_player=player))
 
 
@@ -88,6 +101,23 @@ async def get_series(request: Request) -> Response:
     return Response(dumps(out), media_type="application/json")
 
 
+async def _may_report(request: Request, player: Player, table: CardTable) -> bool:
+    """An account may report; a guest (free to make by the dozen) once it has played a whole hand: a hand
+    settled at this table while it holds a seat here (seats are fixed from the start, so it sat through it),
+    or a match of its booked in the ledger."""
+    room = room_of(request)
+    game = table.game
+    if table.seat_of(player) is not None and table.status != "waiting" and (game.finished or game.hands_finished()):
+        return True
+
+    def job(c: Connection) -> bool:
+        if c.execute(select(accounts.c.player_id).where(accounts.c.player_id == player.id)).first() is not None:
+            return True
+        return c.execute(select(lg.ledger.c.id).where(lg.ledger.c.player_id == player.id).limit(1)).first() is not None
+
+    return await room.db.run(job)
+
+
 @api
 async def report(request: Request) -> Response:
     """A report on a seat: the reason, the table, the seat's player and the time go to the hosts' list."""
@@ -102,6 +132,9 @@ async def report(request: Request) -> Response:
         raise RoomError(ErrorCode.BAD_SEAT, f"say which seat: 0 to {len(table.seats) - 1}", 422,
                         zh=f"请说明是哪个座位：0 到 {len(table.seats) - 1}")
     target = table.seats[seat].player_id
+    if not await _may_report(request, player, table):
+        raise RoomError(ErrorCode.PLAY_FIRST, "a guest reports once it has played a whole hand: finish a hand (or "
+                        "register)", 403, zh="游客要先打完一整手牌才能举报（或先注册）")
     out = await moderation_of(request).report(player.id, table.id, seat, target, data.get("reason"))
     return JSONResponse(out, status_code=201)
 

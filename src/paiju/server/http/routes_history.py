@@ -42,6 +42,11 @@ MAX_PAGE = 100
 MAX_VIEWS = 40
 
 
+def _whole(value: object) -> bool:
+    """A whole number a database column holds (a cursor made up by a client may hold anything)."""
+    return isinstance(value, int) and not isinstance(value, bool) and -(2**62) < value < 2**62
+
+
 def _limit(request: Request, default: int = 20) -> int:
     raw = request.query_params.get("limit")
     if raw is None:
@@ -62,7 +67,7 @@ async def get_player(request: Request) -> Response:
     pid = request.path_params["player_id"]
     viewer = await current_player(request)
     cursor = lg.decode_cursor(request.query_params.get("cursor"))
-    if request.query_params.get("cursor") and not isinstance(cursor, int):
+    if request.query_params.get("cursor") and not _whole(cursor):
         raise RoomError(ErrorCode.BAD_CURSOR, "that cursor is not one this server gave", 422,
                         zh="这个 cursor 不是本服务器给的")
     limit = _limit(request)
@@ -101,11 +106,16 @@ async def leaderboard(request: Request) -> Response:
                         zh=f"请说明是哪个游戏：?game= 为 {names} 之一")
     raw = request.query_params.get("cursor")
     after = lg.decode_cursor(raw)
-    if raw and not (isinstance(after, list) and len(after) == 3):
+    if raw and not (isinstance(after, list) and len(after) == 3 and _whole(after[0]) and _whole(after[1])
+                    and isinstance(after[2], str) and len(after[2]) <= 64):
         raise RoomError(ErrorCode.BAD_CURSOR, "that cursor is not one this server gave", 422,
                         zh="这个 cursor 不是本服务器给的")
     limit = _limit(request, 50)
-    rank_from = int(request.query_params.get("rank_from", "0") or 0) if raw else 0
+    rank_raw = request.query_params.get("rank_from", "0") or "0"
+    if not (rank_raw.isascii() and rank_raw.isdigit() and len(rank_raw) <= 9):
+        raise RoomError(ErrorCode.BAD_CURSOR, "rank_from is the rank a page starts after", 422,
+                        zh="rank_from 应为上一页最后的名次")
+    rank_from = int(rank_raw) if raw else 0
     rows, nxt = await room_of(request).db.run(lambda c: lg.leaderboard_page(c, game, after=after, limit=limit))
     for i, r in enumerate(rows):
         r["rank"] = rank_from + i + 1

@@ -71,9 +71,9 @@ def _ban(on: bool) -> Any:
             raise RoomError(ErrorCode.BAD_OPTION, "a host cannot ban themselves", 422, zh="管理员不能封禁自己")
         await mod.set_ban(host, pid, on, _text(data, "reason"))
         if on:  # every session ends now, here and in every other worker; so do its sockets at every table
-            await sessions_of(request).revoke_all(pid)
             room = room_of(request)
-            _drop_sockets(room, pid)
+            _drop_sockets(room, pid)  # first: they hear "banned" before their session's end closes them
+            await sessions_of(request).revoke_all(pid)
             room.cluster.announce(BANNED_NEWS + pid)  # the tables other workers own
         return JSONResponse({"player": pid, "banned": on})
 

@@ -53,6 +53,15 @@ def throttled(handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
     return wrapped
 
 
+async def _replace_session(request: Request) -> None:
+    """The session this request came with (a guest's, or any before a login) ends now that its person holds
+    a new token: a token someone else planted or saw can no longer name the account (session fixation).
+    Sockets it opened are closed with 4409 and come back with the new token (http.socket)."""
+    old = token_of(request)
+    if old and await store_of(request).player_id(old) is not None:
+        await store_of(request).revoke(old, replaced=True)
+
+
 @api
 @throttled
 async def register(request: Request) -> Response:
@@ -61,6 +70,7 @@ async def register(request: Request) -> Response:
     accounts = accounts_of(request)
     await limits_of(request).new_session(address_of(request))
     token, player = await accounts.register(data, guest)
+    await _replace_session(request)
     return session_response(request, token, player, await accounts.account_of(player.id), status=201)
 
 
@@ -74,6 +84,7 @@ async def login(request: Request) -> Response:
     if await moderation.banned_now(player.id):  # the password was right: say so, keep nothing
         await store_of(request).revoke(token)
         raise RoomError(ErrorCode.BANNED, "a host has banned this account", 403, zh="这个账号已被管理员封禁")
+    await _replace_session(request)
     return session_response(request, token, player, await accounts.account_of(player.id))
 
 
@@ -103,11 +114,12 @@ async def logout_all(request: Request) -> Response:
 async def change_password(request: Request) -> Response:
     player = await require_player(request)
     data = await body_of(request)
-    await accounts_of(request).change_password(player, data, token_of(request))
+    await accounts_of(request).change_password(player, data, token_of(request), address_of(request))
     return JSONResponse({"ok": True})
 
 
 @api
+@throttled
 async def delete_account(request: Request) -> Response:
     player = await require_player(request)
     data = await body_of(request)
@@ -116,7 +128,7 @@ async def delete_account(request: Request) -> Response:
     if busy:
         raise RoomError(ErrorCode.AT_TABLE, f"leave your tables first: {', '.join(busy)}", 409,
                         zh=f"请先离开你的牌桌：{'、'.join(busy)}")
-    await accounts_of(request).delete(player, data)
+    await accounts_of(request).delete(player, data, address_of(request))
     return _logged_out()
 
 

@@ -208,7 +208,8 @@ async def list_tables(request: Request) -> Response:
     q = request.query_params
     after = _after(q.get("cursor"))
     raw_limit = q.get("limit", str(LOBBY_PAGE))
-    if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= LOBBY_PAGE:
+    if not (raw_limit.isascii() and raw_limit.isdigit() and len(raw_limit) <= 4) \
+            or not 1 <= int(raw_limit) <= LOBBY_PAGE:
         raise RoomError(ErrorCode.BAD_OPTION, f"limit must be 1 to {LOBBY_PAGE}", 422,
                         zh=f"limit 应为 1 到 {LOBBY_PAGE}")
     room = room_of(request)

@@ -16,7 +16,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..cluster.redis_cluster import CLOSE_MOVED, RedisCluster, Relayed
 from ..errors import ErrorCode, RoomError
-from ..limits import Sockets, Throttle, TooDeep, loads_limited
+from ..limits import Budget, Malformed, Sockets, Throttle, TooDeep, loads_limited
+from ..people.accounts import token_hash
+from ..people.auth import token_of
 from ..room.conn import Conn, dumps
 from ..room.table import CardTable
 from ..room.talk import Talk
@@ -52,6 +54,68 @@ async def _refuse_socket(ws: WebSocket, e: RoomError, code: int) -> None:
     await ws.accept()
     await ws.send_text(_ws_error(e))
     await ws.close(code=code, reason=e.message[:120])
+
+
+CLOSE_TOO_BIG = 1009
+"""The websocket close code for a message over ``Settings.ws_max_message_bytes`` (RFC 6455's "too big")."""
+
+CLOSE_SESSION_ENDED = 4401
+"""The websocket close code for a socket whose session has ended (logout, logout-all, a password change made
+by another session, a ban, a deleted account): coming back with the same token only watches."""
+
+CLOSE_SESSION_REPLACED = 4409
+"""The websocket close code for a socket whose session was replaced by a registration or a login: its person
+holds a new token (the answer to that request), and connects again with it, keeping the seat."""
+
+
+class SessionSockets:
+    """The websockets this worker accepted, by the session that opened them, so that a session's end closes
+    them at once: at this worker for its own revocations (``SessionStore.on_revoked``), at every other through
+    the cluster's news.  A relayed socket is closed here, where its client is; its relay ends with it."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[str, set[Conn]] = {}
+        self.by_player: dict[str, dict[Conn, str]] = {}
+
+    def add(self, key: str, conn: Conn) -> None:
+        self.by_key.setdefault(key, set()).add(conn)
+        if conn.player is not None:
+            self.by_player.setdefault(conn.player.id, {})[conn] = key
+
+    def remove(self, key: str, conn: Conn) -> None:
+        conns = self.by_key.get(key)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.by_key[key]
+        if conn.player is not None:
+            mine = self.by_player.get(conn.player.id)
+            if mine is not None:
+                mine.pop(conn, None)
+                if not mine:
+                    del self.by_player[conn.player.id]
+
+    def heard(self, news: str) -> None:
+        """A revocation (SessionStore's news): ``K``/``R`` + a session key, ``P`` + player + newline + kept key."""
+        if news.startswith(("K", "R")):
+            code = CLOSE_SESSION_REPLACED if news[0] == "R" else CLOSE_SESSION_ENDED
+            for conn in list(self.by_key.get(news[1:], ())):
+                _end(conn, code)
+        elif news.startswith("P"):
+            pid, _, keep = news[1:].partition("\n")
+            for conn, key in list(self.by_player.get(pid, {}).items()):
+                if key != keep:
+                    _end(conn, CLOSE_SESSION_ENDED)
+
+
+def _end(conn: Conn, code: int) -> None:
+    if code == CLOSE_SESSION_REPLACED:
+        text = RoomError(ErrorCode.SESSION_REPLACED, "your session was replaced: connect again with the token "
+                         "your registration or login gave", zh="你的会话已更换：请用注册或登录得到的新令牌重新连接")
+    else:
+        text = RoomError(ErrorCode.SESSION_ENDED, "your session has ended", zh="你的会话已结束")
+    conn.send(_ws_error(text))
+    conn.close(code)
 
 
 CLOSE_UNAVAILABLE = CLOSE_MOVED
@@ -97,18 +161,24 @@ async def table_socket(ws: WebSocket) -> None:
         await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_CONNECTIONS, "too many connections from your address",
                                            429, zh="来自你的地址的连接太多"), CLOSE_RATE_LIMITED)
         return
+    token = token_of(ws)
     try:
         await _serve_socket(ws, table, player, settings, address,
-                            None if owner is None or table is not None else (owner, tid))
+                            None if owner is None or table is not None else (owner, tid),
+                            token_hash(token) if token and player is not None else None)
     finally:
         await sockets.give_back(address)
 
 
 async def _serve_socket(ws: WebSocket, table: CardTable | None, player: Player | None, settings: Settings,
-                        address: str, remote: tuple[str, str] | None = None) -> None:
-    """One client's socket: to a table of ours, or (``remote``: owner, table id) relayed to its owner."""
+                        address: str, remote: tuple[str, str] | None = None, session: str | None = None) -> None:
+    """One client's socket: to a table of ours, or (``remote``: owner, table id) relayed to its owner.
+    ``session``: the key of the session that opened it (its end closes the socket)."""
     await ws.accept()
     conn = Conn(ws, player, settings.send_queue_limit)
+    opened: SessionSockets = ws.app.state.session_sockets
+    if session is not None:
+        opened.add(session, conn)
     pump = asyncio.get_running_loop().create_task(conn.pump())
     relay: Relayed | None = None
     if table is not None:
@@ -121,15 +191,23 @@ async def _serve_socket(ws: WebSocket, table: CardTable | None, player: Player |
     budget = Throttle(settings.ws_message_burst, settings.ws_message_burst / settings.ws_messages_per_second,
                       settings.clock)
     by_address: Throttle = ws.app.state.ws_by_address
+    bytes_by_address: Budget = ws.app.state.ws_bytes_by_address
     strikes = 0
     try:
         while not conn.closed:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            text = message.get("text")
+            size = len(text) if text is not None else len(message.get("bytes") or b"")
+            if size > settings.ws_max_message_bytes:  # uvicorn refuses these first when it is told the cap
+                conn.close(CLOSE_TOO_BIG)
+                break
             wait = budget.take("")
             if wait is None:
                 wait = by_address.take(address)
+            if wait is None:  # a wide message costs its size: the parsing is what takes the CPU
+                wait = bytes_by_address.take(address, size)
             if wait is not None:
                 strikes += 1
                 if strikes >= settings.ws_strikes:  # it keeps on: let it go
@@ -143,7 +221,6 @@ async def _serve_socket(ws: WebSocket, table: CardTable | None, player: Player |
                                     retry_after=round(wait, 3)))
                 continue
             strikes = 0
-            text = message.get("text")
             if text is None:
                 conn.send(_bad_message("send JSON text frames, not binary", "请发送 JSON 文本帧，不要发二进制"))
                 continue
@@ -155,6 +232,8 @@ async def _serve_socket(ws: WebSocket, table: CardTable | None, player: Player |
     except WebSocketDisconnect:
         pass
     finally:
+        if session is not None:
+            opened.remove(session, conn)
         if relay is not None:
             relay.detach()
         else:
@@ -169,6 +248,9 @@ async def handle_message(table: CardTable, conn: Conn, text: str, talk: Talk, ma
         msg = loads_limited(text, max_depth)
     except TooDeep as e:
         conn.send(_bad_message(str(e), f"JSON 嵌套超过 {max_depth} 层"))
+        return
+    except Malformed as e:
+        conn.send(_bad_message(f"not JSON the room reads: {e}", f"消息里有无法读取的数字或字符：{e}"))
         return
     except json.JSONDecodeError as e:
         conn.send(_bad_message(f"not JSON: {e}", f"不是 JSON：{e}"))
@@ -217,9 +299,9 @@ async def handle_message(table: CardTable, conn: Conn, text: str, talk: Talk, ma
     elif kind in ("phrase", "chat"):
         try:
             if kind == "phrase":
-                talk.phrase(table, conn, msg.get("phrase"))
+                await talk.phrase(table, conn, msg.get("phrase"))
             else:
-                talk.chat(table, conn, msg.get("text"))
+                await talk.chat(table, conn, msg.get("text"))
         except RoomError as e:
             conn.send(_ws_error(e))
     else:

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import os
 import re
 import secrets
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +27,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy import Column, Connection, Float, ForeignKey, Index, String, Table, delete, insert, select, update
 
 from ..errors import ErrorCode, RoomError
-from ..limits import Shared, Throttle, Throttled, count
+from ..limits import Attempts, Shared, Throttle, Throttled
 from ..settings import Settings
 from ..storage import Player, metadata, players
 from ..writer import Database
@@ -33,6 +35,8 @@ from .auth import Sessions, clean_nickname
 
 __all__ = ["AccountInfo", "Accounts", "SessionStore", "Throttle", "Throttled", "token_hash"]
 
+PASSWORD_THREADS = max(1, (os.cpu_count() or 2) - 1)
+"""Threads that run argon2 (each a core for tens of milliseconds): one fewer than the cores."""
 USERNAME = re.compile(r"[A-Za-z0-9_.-]{3,32}")
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
 DELETED_NICKNAME = "已注销"
@@ -83,6 +87,9 @@ class SessionStore:
         self._cache: dict[str, _Cached] = {}
         self.announce: Callable[[str], None] = lambda _news: None
         """Tells the other workers of a revocation, so their caches forget it at once (cluster.py)."""
+        self.on_revoked: Callable[[str], None] = lambda _news: None
+        """Hears this process's own revocations, in the news's words (``K``/``R`` + a session key, ``P`` + a
+        player and the key kept): the websockets those sessions opened here are closed (http.socket)."""
 
     def _now(self) -> float:
         return self.settings.clock()
@@ -147,10 +154,14 @@ class SessionStore:
         await self.db.run(lambda c: c.execute(update(sessions).where(sessions.c.id == key)
                                               .values(last_seen=now, expires_at=expires)))
 
-    async def revoke(self, token: str) -> None:
+    async def revoke(self, token: str, *, replaced: bool = False) -> None:
+        """End one session.  ``replaced``: a registration or login gave its person a new token, and the
+        sockets the old one opened are told to come back with it (``R`` news rather than ``K``)."""
         key = token_hash(token)
         self._cache.pop(key, None)
-        self.announce(f"K{key}")
+        news = f"{'R' if replaced else 'K'}{key}"
+        self.on_revoked(news)
+        self.announce(news)
         legacy_pid = self.legacy.player_id(token) if "." in token else None
         now = self._now()
 
@@ -175,7 +186,9 @@ class SessionStore:
             c.execute(update(players).where(players.c.id == player_id).values(revoked_before=now))
 
         await self.db.run(job)
-        self.announce(f"P{player_id}\n{keep_key or ''}")  # after the commit: a worker that rechecks sees it
+        news = f"P{player_id}\n{keep_key or ''}"
+        self.on_revoked(news)
+        self.announce(news)  # after the commit: a worker that rechecks sees it
 
     def forget(self, player_id: str, keep_key: str | None = None) -> None:
         """Drop the cached checks of the player's sessions (but ``keep_key``'s)."""
@@ -185,7 +198,7 @@ class SessionStore:
 
     def heard(self, news: str) -> None:
         """Another worker revoked sessions: forget what we cached of them."""
-        if news.startswith("K"):
+        if news.startswith(("K", "R")):
             self._cache.pop(news[1:], None)
         elif news.startswith("P"):
             pid, _, keep = news[1:].partition("\n")
@@ -209,14 +222,17 @@ class Accounts:
         self.forget_player = forget_player
         self.hasher = PasswordHasher(time_cost=settings.argon2_time_cost, memory_cost=settings.argon2_memory_kib)
         self._dummy: str | None = None
-        clock = settings.clock
-        self.clock = clock
-        self.by_user = Throttle(settings.login_failures_per_user, settings.login_window_seconds, clock, "logins")
-        self.by_address = Throttle(settings.login_failures_per_address, settings.login_window_seconds, clock,
-                                   "logins")
-        self.shared = shared
-        """The room's counts (several workers: cluster.RedisCluster.limit), so failures spread over workers add
-        up; the throttles above count only while it cannot be reached."""
+        self.clock = settings.clock
+        self.attempts = Attempts(settings.clock, per_user=settings.login_failures_per_user,
+                                 per_address=settings.per_address(settings.login_failures_per_address),
+                                 window=settings.login_window_seconds,
+                                 concurrent=settings.per_address(settings.password_checks_per_address),
+                                 shared=shared)
+        """Every password check — login, password change, deletion — reserves an attempt here first: per
+        username and per address, shared by every worker through ``shared`` (cluster.RedisCluster.limit)."""
+        self.hashing = ThreadPoolExecutor(PASSWORD_THREADS, thread_name_prefix="argon2")
+        """argon2 runs here, never on more threads than the cores less one: a flood of checks queues for the
+        hashing threads, and the event loop keeps a core."""
 
     # ---- checks --------------------------------------------------------------------------------------
     @staticmethod
@@ -234,7 +250,13 @@ class Accounts:
         return raw
 
     async def _hash(self, password: str) -> str:
-        return await asyncio.to_thread(self.hasher.hash, password)
+        return await asyncio.get_running_loop().run_in_executor(self.hashing, self.hasher.hash, password)
+
+    async def _check(self, stored: str | None, password: str) -> bool:
+        return await asyncio.get_running_loop().run_in_executor(self.hashing, self._verify, stored, password)
+
+    def close(self) -> None:
+        self.hashing.shutdown(wait=False, cancel_futures=True)
 
     def _verify(self, stored: str | None, password: str) -> bool:
         """Always does one argon2 verification, against a dummy hash when there is no account."""
@@ -251,7 +273,7 @@ class Accounts:
     async def warm_up(self) -> None:
         """Make the dummy hash before the first login, so a missing user costs the same from the start."""
         if self._dummy is None:
-            self._dummy = await asyncio.to_thread(self.hasher.hash, secrets.token_urlsafe(16))
+            self._dummy = await self._hash(secrets.token_urlsafe(16))
 
     # ---- reading -------------------------------------------------------------------------------------
     async def account_of(self, player_id: str) -> AccountInfo | None:
@@ -309,18 +331,12 @@ class Accounts:
 
     # ---- logging in ----------------------------------------------------------------------------------
     async def login(self, data: dict[str, Any], address: str) -> tuple[str, Player]:
-        """The same answer, in about the same time, for a wrong password and for a user who does not exist."""
+        """The same answer, in about the same time, for a wrong password and for a user who does not exist.
+        The attempt is reserved before the hash (``Attempts``): a burst gets no more guesses than the limit."""
         username, password = data.get("username"), data.get("password")
         if not isinstance(username, str) or not isinstance(password, str) or len(password) > MAX_PASSWORD \
                 or len(username) > 64:
             raise RoomError(ErrorCode.BAD_LOGIN, "wrong username or password", 401, zh="用户名或密码不对")
-        user_key = "u:" + username.lower()
-        addr_key = "a:" + address
-        pairs = [(self.by_user, user_key), (self.by_address, addr_key)]
-        wait = await count(self.shared, self.clock, "check", pairs)
-        if wait is not None:
-            raise Throttled(ErrorCode.TOO_MANY_ATTEMPTS, "too many failed logins: wait and try again", wait,
-                            zh="登录失败太多次：请稍后再试")
 
         def job(c: Connection) -> tuple[str, str, str] | None:
             r = c.execute(select(accounts.c.player_id, accounts.c.password_hash, players.c.nickname)
@@ -328,12 +344,12 @@ class Accounts:
                           .where(accounts.c.username_key == username.lower())).first()
             return (r.player_id, r.password_hash, r.nickname) if r else None
 
-        found = await self.db.run(job)
-        ok = await asyncio.to_thread(self._verify, found[1] if found else None, password)
-        if not ok or found is None:
-            await count(self.shared, self.clock, "hit", pairs)
-            raise RoomError(ErrorCode.BAD_LOGIN, "wrong username or password", 401, zh="用户名或密码不对")
-        await count(self.shared, self.clock, "clear", [(self.by_user, user_key)])
+        async with self.attempts.attempt(username, address) as reservation:
+            found = await self.db.run(job)
+            ok = await self._check(found[1] if found else None, password)
+            if not ok or found is None:
+                raise RoomError(ErrorCode.BAD_LOGIN, "wrong username or password", 401, zh="用户名或密码不对")
+            await self.attempts.release(username, address, reservation)
         pid, stored, nickname = found
         if self.hasher.check_needs_rehash(stored):  # stronger parameters since: upgrade the stored hash
             fresh = await self._hash(password)
@@ -342,34 +358,42 @@ class Accounts:
         token = await self.store.issue(pid, "account")
         return token, Player(pid, nickname)
 
+    async def _check_own(self, player: Player, stored: str, password: object, address: str, wrong: str,
+                         wrong_zh: str) -> None:
+        """The current password of a signed-in player, under the same reserved attempts as a login (their
+        username's and the address's): a stolen session cannot guess it faster than a login could."""
+        username = await self.db.run(lambda c: c.execute(
+            select(accounts.c.username).where(accounts.c.player_id == player.id)).scalar()) or player.id
+        async with self.attempts.attempt(username, address) as reservation:
+            if not isinstance(password, str) or len(password) > MAX_PASSWORD or not await self._check(stored, password):
+                raise RoomError(ErrorCode.BAD_LOGIN, wrong, 401, zh=wrong_zh)
+            await self.attempts.release(username, address, reservation)
+
     async def _stored_hash(self, player_id: str) -> str | None:
         return await self.db.run(lambda c: c.execute(
             select(accounts.c.password_hash).where(accounts.c.player_id == player_id)).scalar())
 
-    async def change_password(self, player: Player, data: dict[str, Any], token: str | None) -> None:
+    async def change_password(self, player: Player, data: dict[str, Any], token: str | None, address: str) -> None:
         """Check the old password, store the new one, and end every other session of the player."""
         new = self.check_password(data.get("new_password"), "new_password")
-        old = data.get("password")
         stored = await self._stored_hash(player.id)
         if stored is None:
             raise RoomError(ErrorCode.NO_ACCOUNT, "a guest has no password: register first (POST /api/accounts)", 409,
                             zh="游客没有密码：请先注册（POST /api/accounts）")
-        if not isinstance(old, str) or not await asyncio.to_thread(self._verify, stored, old):
-            raise RoomError(ErrorCode.BAD_LOGIN, "the current password is wrong", 401, zh="当前密码不对")
+        await self._check_own(player, stored, data.get("password"), address, "the current password is wrong",
+                              "当前密码不对")
         digest = await self._hash(new)
         now = self.settings.clock()
         await self.db.run(lambda c: c.execute(update(accounts).where(accounts.c.player_id == player.id)
                                               .values(password_hash=digest, password_changed_at=now)))
         await self.store.revoke_all(player.id, keep=token)
 
-    async def delete(self, player: Player, data: dict[str, Any]) -> None:
+    async def delete(self, player: Player, data: dict[str, Any], address: str) -> None:
         """Anonymise the player and drop the account and its sessions; ledger entries stay (anonymised), so
         everyone else's balances still add up."""
         stored = await self._stored_hash(player.id)
         if stored is not None:
-            password = data.get("password")
-            if not isinstance(password, str) or not await asyncio.to_thread(self._verify, stored, password):
-                raise RoomError(ErrorCode.BAD_LOGIN, "the password is wrong", 401, zh="密码不对")
+            await self._check_own(player, stored, data.get("password"), address, "the password is wrong", "密码不对")
         now = self.settings.clock()
 
         def job(c: Connection) -> None:

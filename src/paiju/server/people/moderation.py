@@ -28,6 +28,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    func,
     insert,
     select,
     update,
@@ -142,6 +143,36 @@ def grant(c: Connection, username: str, at: float, by: Host = CLI, *, revoke: bo
     return pid
 
 
+def create_host(c: Connection, settings: Settings, username: str, password: str, nickname: str | None,
+                at: float) -> str:
+    """A new account that is a host (``paiju admin create``): the one way to make a host by name that nobody
+    can have registered first.  ``ValueError`` with the reason when the name, password or nickname is refused or
+    the name is taken."""
+    import secrets
+
+    from argon2 import PasswordHasher
+
+    from .accounts import MAX_PASSWORD, MIN_PASSWORD, USERNAME
+
+    if not USERNAME.fullmatch(username):
+        raise ValueError("a username is 3 to 32 letters, digits, '_', '.' or '-'")
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise ValueError(f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    shown = clean_nickname(nickname if nickname else username)
+    if shown is None:
+        raise ValueError("a nickname is 1 to 24 printable characters")
+    if player_of_username(c, username) is not None:
+        raise ValueError(f"the username {username!r} is taken: `paiju admin grant {username}` makes it a host")
+    digest = PasswordHasher(time_cost=settings.argon2_time_cost, memory_cost=settings.argon2_memory_kib).hash(password)
+    pid = secrets.token_hex(8)
+    c.execute(insert(players).values(id=pid, nickname=shown, created_at=at))
+    c.execute(insert(accounts).values(player_id=pid, username=username, username_key=username.lower(),
+                                      password_hash=digest, created_at=at, password_changed_at=at))
+    c.execute(insert(hosts).values(player_id=pid, granted_at=at, granted_by=CLI.name))
+    log_act(c, CLI, "grant", at, player_id=pid, detail={"username": username, "created": True})
+    return pid
+
+
 def list_hosts(c: Connection) -> list[dict[str, Any]]:
     q = (select(hosts.c.player_id, hosts.c.granted_at, hosts.c.granted_by, accounts.c.username)
          .select_from(hosts.outerjoin(accounts, accounts.c.player_id == hosts.c.player_id))
@@ -165,11 +196,20 @@ class Moderation:
         self.db = db
         self.settings = settings
         self.banned: set[str] = set()
-        self._admins = {a.lower() for a in settings.admins}
+        self.admin_ids: set[str] = set()
+        """The player ids ``--admin`` named, bound once at start-up (``load``): a name registered later — or
+        again, after its account was deleted — is no host."""
 
     async def load(self) -> None:
         self.banned.clear()
         self.banned.update(await self.db.run(banned_ids))
+        names = self.settings.admins
+        found = await self.db.run(lambda c: {n: player_of_username(c, n) for n in names})
+        self.admin_ids = {hit[0] for hit in found.values() if hit is not None}
+        for name, hit in found.items():
+            if hit is None:
+                log.warning("--admin %s: no such account, so no host; make it with `paiju admin create %s` (or "
+                            "register it) and restart, or `paiju admin grant` it", name, name)
 
     async def banned_now(self, player_id: str) -> bool:
         """Whether the player is banned, read from the database (a ban made by another process counts), and
@@ -190,7 +230,7 @@ class Moderation:
                           .where(accounts.c.player_id == player_id)).first()
             if r is None:  # hosts are accounts: a guest never is one
                 return None
-            if r.granted is not None or r.username.lower() in self._admins:
+            if r.granted is not None or player_id in self.admin_ids:
                 return Host(player_id, r.username)
             return None
 
@@ -252,24 +292,44 @@ class Moderation:
 
     async def report(self, reporter_id: str, table_id: str, seat: int, player_id: str | None,
                      raw_reason: object) -> dict[str, Any]:
+        """File a report, within the reporter's caps: ``reports_per_day`` in any 24 hours, and
+        ``reports_per_target_per_day`` about one player (a bot's seat: that seat of that table), counted in the
+        insert's own transaction with the reporter's row locked, so two workers at once count one after the
+        other."""
         reason = self.check_reason(raw_reason)
         now = self.settings.clock()
+        per_day, per_target = self.settings.reports_per_day, self.settings.reports_per_target_per_day
 
-        def job(c: Connection) -> int | None:
-            from sqlalchemy import func
-
+        def job(c: Connection) -> int | str:
+            if c.dialect.name == "postgresql":  # the reporter's reports are counted one request at a time
+                c.execute(select(players.c.id).where(players.c.id == reporter_id).with_for_update())
+            mine = reports.c.reporter_id == reporter_id
             held = c.execute(select(func.count()).select_from(reports).where(
-                reports.c.reporter_id == reporter_id, reports.c.status == "open")).scalar() or 0
+                mine, reports.c.status == "open")).scalar() or 0
             if held >= OPEN_REPORTS_PER_PLAYER:
-                return None
+                return "open"
+            recent = (mine, reports.c.at > now - 86400.0)
+            if (c.execute(select(func.count()).select_from(reports).where(*recent)).scalar() or 0) >= per_day:
+                return "day"
+            about = (reports.c.player_id == player_id) if player_id is not None else \
+                ((reports.c.table_id == table_id) & (reports.c.seat == seat) & reports.c.player_id.is_(None))
+            if (c.execute(select(func.count()).select_from(reports).where(*recent, about)).scalar() or 0) \
+                    >= per_target:
+                return "target"
             r = c.execute(insert(reports).values(at=now, reporter_id=reporter_id, table_id=table_id, seat=seat,
                                                  player_id=player_id, reason=reason, status="open"))
             return int(r.inserted_primary_key[0])  # type: ignore[index]
 
         rid = await self.db.run(job)
-        if rid is None:
+        if rid == "open":
             raise RoomError(ErrorCode.TOO_MANY_REPORTS, f"you have {OPEN_REPORTS_PER_PLAYER} reports waiting for the "
                             "hosts already", 429, zh=f"你已有 {OPEN_REPORTS_PER_PLAYER} 条举报在等管理员处理")
+        if rid == "day":
+            raise RoomError(ErrorCode.TOO_MANY_REPORTS, f"at most {per_day} reports a day", 429,
+                            zh=f"每天最多举报 {per_day} 次")
+        if rid == "target":
+            raise RoomError(ErrorCode.TOO_MANY_REPORTS, "you have reported this player today already", 429,
+                            zh="你今天已经举报过这位玩家")
         return {"id": rid, "at": now, "table": table_id, "seat": seat, "reason": reason, "status": "open"}
 
     async def reports(self, status: str | None, limit: int = 100) -> list[dict[str, Any]]:

@@ -148,7 +148,7 @@ class CardTable(TableTurns):
             return
         if player is not None and (player.id == row.owner_id or self.seat_of(player) is not None):
             return
-        if invite is None or not secrets.compare_digest(invite, row.invite or ""):
+        if invite is None or not secrets.compare_digest(invite.encode(), (row.invite or "").encode()):
             raise invite_required()
 
     # ---- messages (what each viewer may see) ---------------------------------------------------------

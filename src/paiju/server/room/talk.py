@@ -2,16 +2,17 @@
 
 The phrases are a fixed list with both languages, so nothing anyone says through them needs moderating; free
 text is off unless ``Settings.chat_max_length`` is set (``paiju serve --chat-length``), and every seat has the
-report button.  Each connection may speak ``phrase_burst`` times at once, then once every
-``phrase_every_seconds`` (a token bucket): a bubble every few seconds is talk, more is noise.
+report button.  Each player may speak ``phrase_burst`` times in any ``phrase_burst * phrase_every_seconds``
+seconds over all their sockets (a sliding window, shared by the workers): a bubble every few seconds is talk,
+more is noise.
 """
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from ..errors import ErrorCode, RoomError
+from ..limits import Shared, Throttle, count
 from ..settings import Settings
 from .conn import Conn, dumps
 from .table import CardTable
@@ -30,44 +31,25 @@ PHRASES: list[tuple[str, str, str]] = [
 PHRASE_TEXT = {pid: {"zh": zh, "en": en} for pid, zh, en in PHRASES}
 
 
-class Bucket:
-    """A token bucket: ``burst`` at once, refilled one every ``every`` seconds."""
-
-    def __init__(self, burst: int, every: float, now: float) -> None:
-        self.burst = burst
-        self.every = every
-        self.tokens = float(burst)
-        self.at = now
-
-    def take(self, now: float) -> float | None:
-        """Spend a token: None when there was one, else the seconds until the next."""
-        if self.every > 0:
-            self.tokens = min(self.burst, self.tokens + (now - self.at) / self.every)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return None
-        return (1 - self.tokens) * self.every
-
-
 class Talk:
-    """What people say at tables: checks, the per-connection limit, and the message everyone gets."""
+    """What people say at tables: checks, the per-player limit, and the message everyone gets.
 
-    def __init__(self, settings: Settings) -> None:
+    The limit is the player's, not a connection's: one person with fifty sockets (or sockets at several
+    workers: ``shared``, the room's counts in Redis) says no more than with one."""
+
+    def __init__(self, settings: Settings, shared: Shared | None = None) -> None:
         self.settings = settings
-        self._buckets: weakref.WeakKeyDictionary[Conn, Bucket] = weakref.WeakKeyDictionary()
+        self.shared = shared
+        self.throttle = Throttle(settings.phrase_burst, settings.phrase_burst * settings.phrase_every_seconds,
+                                 settings.clock, "talk")
 
     def catalogue(self) -> dict[str, Any]:
         """``GET /api/phrases``: the phrases, and whether free text is on (its longest message)."""
         return {"phrases": [{"id": pid, "zh": zh, "en": en} for pid, zh, en in PHRASES],
                 "chat_max_length": self.settings.chat_max_length}
 
-    def _limit(self, conn: Conn) -> None:
-        now = self.settings.clock()
-        bucket = self._buckets.get(conn)
-        if bucket is None:
-            bucket = self._buckets[conn] = Bucket(self.settings.phrase_burst, self.settings.phrase_every_seconds, now)
-        wait = bucket.take(now)
+    async def _limit(self, player_id: str) -> None:
+        wait = await count(self.shared, self.settings.clock, "take", [(self.throttle, "s:" + player_id)])
         if wait is not None:
             raise RoomError(ErrorCode.SLOW_DOWN, f"too fast: wait {wait:.1f} s", zh=f"说得太快了：请等 {wait:.1f} 秒")
 
@@ -78,16 +60,16 @@ class Talk:
                             zh="只有入座的人才能发言")
         return seat, conn.player.to_dict()
 
-    def phrase(self, table: CardTable, conn: Conn, phrase: object) -> None:
+    async def phrase(self, table: CardTable, conn: Conn, phrase: object) -> None:
         if not isinstance(phrase, str) or phrase not in PHRASE_TEXT:
             raise RoomError(ErrorCode.UNKNOWN_PHRASE, f"no quick phrase {str(phrase)[:20]!r}; known: "
                             f"{', '.join(PHRASE_TEXT)}", zh=f"没有快捷语 {str(phrase)[:20]!r}")
         seat, who = self._speaker(table, conn)
-        self._limit(conn)
+        await self._limit(str(who["id"]))
         table.watchers.to_all(dumps({"type": "phrase", "seat": seat, "player": who, "phrase": phrase,
                                      **PHRASE_TEXT[phrase], "at": self.settings.clock()}))
 
-    def chat(self, table: CardTable, conn: Conn, text: object) -> None:
+    async def chat(self, table: CardTable, conn: Conn, text: object) -> None:
         most = self.settings.chat_max_length
         if most <= 0:
             raise RoomError(ErrorCode.CHAT_OFF, "free-text chat is off here: use the quick phrases",
@@ -100,6 +82,6 @@ class Talk:
             raise RoomError(ErrorCode.CHAT_TOO_LONG, f"a message has at most {most} characters",
                             zh=f"每句最多 {most} 个字")
         seat, who = self._speaker(table, conn)
-        self._limit(conn)
+        await self._limit(str(who["id"]))
         table.watchers.to_all(dumps({"type": "chat", "seat": seat, "player": who, "text": line,
                                      "at": self.settings.clock()}))

@@ -1,10 +1,16 @@
 """Data out: finished games for researchers (``paiju export``), and a player's own data (``GET /api/me/data``).
 
 ``export_records`` writes one JSON object per finished match — the full record (game, config, seed, deal,
-actions with their times), the seats, departures and result.  With ``anonymize`` every player id becomes a
-stable pseudonym (an HMAC of the id under a key that stays with the server, so the same person has the same
-pseudonym in every export made with that key, and nobody without the key can go back), table ids are
-pseudonymised the same way (a table id leads to its players' public pages), and no nickname is written.
+actions with their times), the seats, departures and result.  With ``anonymize`` no nickname is written and
+every id becomes a pseudonym (an HMAC under the export's key, so nobody without it can go back):
+
+- a public match is public anyway (its replay shows names, seed and moves): its seats' pseudonyms are the
+  person's, the same in every public match of the export, and its times are exact;
+- a private table's match gets a pseudonym per seat *per match* (HMAC of the table and the player), so no
+  pseudonym leads from a public match, or from another private match, to it; its start and end are given as
+  the day (UTC midnight) and its moves' and departures' times as seconds since its start;
+- the key is new for every export unless one is given (``--key``): two exports can be joined on pseudonyms
+  only when they were made with the same key, on purpose.
 """
 
 from __future__ import annotations
@@ -36,6 +42,48 @@ class Pseudonyms:
         return f"{kind}_{digest[:16]}"
 
 
+def _day(at: float | None) -> float | None:
+    """The UTC midnight before ``at``: a private match's day, not its moment."""
+    return None if at is None else float(int(at // 86400) * 86400)
+
+
+def _record(row: st.TableRow, departures: list[dict[str, Any]], anonymize: bool, name: Pseudonyms
+            ) -> dict[str, Any]:
+    """One finished match as the export writes it (the module's docstring says what is hidden how)."""
+    hidden = anonymize and row.private
+    start = row.started_at if row.started_at is not None else (row.actions[0][2] if row.actions else 0.0)
+
+    def pseudonym(pid: str) -> str:
+        return name("p", f"{row.id}/{pid}" if hidden else pid) or ""
+
+    def when(at: float | None) -> float | None:
+        """Exact for a public match; for a private one, seconds since its start."""
+        return at if at is None or not hidden else round(at - start, 3)
+
+    def who(pid: str | None, nickname: str | None) -> dict[str, Any] | None:
+        if pid is None:
+            return None
+        return {"id": pseudonym(pid)} if anonymize else {"id": pid, "nickname": nickname}
+
+    return {
+        "table": name("t", row.id) if anonymize else row.id,
+        "private": bool(row.private),
+        "game": row.game, "config": row.config, "seed": row.seed, "deal": row.deal,
+        "turn_seconds": row.turn_seconds, "claim_seconds": row.claim_seconds,
+        "started_at": _day(row.started_at) if hidden else row.started_at,
+        "finished_at": _day(row.finished_at) if hidden else row.finished_at,
+        "actions": [[seat, action] for seat, action, _at in row.actions],
+        "times": [when(at) for _seat, _action, at in row.actions],
+        "seats": [{"seat": s.seat, "player": who(s.player_id, s.nickname), "bot": s.bot,
+                   "replaced": s.replaced} for s in row.seats],
+        "departures": [{"seat": d["seat"], "move": d["move"], "at": when(d["at"]), "reason": d["reason"],
+                        "player": (pseudonym(d["player_id"]) if anonymize and d["player_id"] else
+                                   d["player_id"])}
+                       for d in departures],
+        "result": row.result,
+    }
+
+
 def export_records(c: Connection, *, anonymize: bool, key: str, game: str | None = None) -> Iterator[dict[str, Any]]:
     """Every finished match, oldest first, as JSON-ready dicts."""
     name = Pseudonyms(key)
@@ -47,25 +95,7 @@ def export_records(c: Connection, *, anonymize: bool, key: str, game: str | None
         for row in st.load_tables(c, table_id=tid):
             departures = st.load_departures(c, tid)
 
-            def who(pid: str | None, nickname: str | None) -> dict[str, Any] | None:
-                if pid is None:
-                    return None
-                return {"id": name("p", pid)} if anonymize else {"id": pid, "nickname": nickname}
-
-            yield {
-                "table": name("t", row.id) if anonymize else row.id,
-                "game": row.game, "config": row.config, "seed": row.seed, "deal": row.deal,
-                "turn_seconds": row.turn_seconds, "claim_seconds": row.claim_seconds,
-                "started_at": row.started_at, "finished_at": row.finished_at,
-                "actions": [[seat, action] for seat, action, _at in row.actions],
-                "times": [at for _seat, _action, at in row.actions],
-                "seats": [{"seat": s.seat, "player": who(s.player_id, s.nickname), "bot": s.bot,
-                           "replaced": s.replaced} for s in row.seats],
-                "departures": [{"seat": d["seat"], "move": d["move"], "at": d["at"], "reason": d["reason"],
-                                "player": (name("p", d["player_id"]) if anonymize else d["player_id"])}
-                               for d in departures],
-                "result": row.result,
-            }
+            yield _record(row, departures, anonymize, name)
 
 
 def write_jsonl(c: Connection, out: Any, **options: Any) -> int:
