@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -75,7 +75,7 @@ _count = [0]
 
 def store(conn: Connection, game: Game[Any], people: dict[int, str], *, step: float = 10.0, start: float = 1e9,
           times: list[float] | None = None, left: dict[int, tuple[int, str]] | None = None,
-          escape: str | None = None, rated: bool = True, person: list[bool | None] | None = None) -> str:
+          escape: str | None = None, rated: bool = True, person: Sequence[bool | None] | None = None) -> str:
     """A finished table as the card room stores it: ``people`` seat → player id (bots elsewhere), one action
     every ``step`` seconds from ``start`` (or at ``times``), ``left`` seat → (move, reason) for persons a bot
     replaced; rated (as a room with ``rated_bots`` for its bots would make it) unless ``rated=False``;

@@ -29,7 +29,7 @@ from sqlalchemy import Column, Connection, Float, ForeignKey, Index, String, Tab
 from ..errors import ErrorCode, RoomError
 from ..limits import Attempts, Shared, Throttle, Throttled
 from ..settings import Settings
-from ..storage import Player, metadata, players
+from ..storage import Player, addresses, metadata, players
 from ..writer import Database
 from .auth import Sessions, clean_nickname
 
@@ -399,6 +399,7 @@ class Accounts:
         def job(c: Connection) -> None:
             c.execute(delete(accounts).where(accounts.c.player_id == player.id))
             c.execute(delete(sessions).where(sessions.c.player_id == player.id))
+            c.execute(delete(addresses).where(addresses.c.player_id == player.id))  # collusion signals' data
             c.execute(update(players).where(players.c.id == player.id)
                       .values(nickname=DELETED_NICKNAME, deleted_at=now, revoked_before=now))
 

@@ -123,7 +123,8 @@ def player_data(c: Connection, player_id: str, at: float) -> dict[str, Any] | No
             break
     seat_q = (select(st.seats.c.table_id, st.seats.c.seat, st.seats.c.replaced, st.card_tables.c.game,
                      st.card_tables.c.status, st.card_tables.c.created_at, st.card_tables.c.started_at,
-                     st.card_tables.c.finished_at, st.card_tables.c.result, st.card_tables.c.number)
+                     st.card_tables.c.finished_at, st.card_tables.c.result, st.card_tables.c.number,
+                     st.card_tables.c.rated)
               .select_from(st.seats.join(st.card_tables, st.card_tables.c.id == st.seats.c.table_id))
               .where(st.seats.c.player_id == player_id).order_by(st.card_tables.c.created_at))
     tables = [{**dict(r), "result": json.loads(r["result"]) if r["result"] else None}
@@ -139,4 +140,8 @@ def player_data(c: Connection, player_id: str, at: float) -> dict[str, Any] | No
                        "banned_at": p["banned_at"], "deleted_at": p["deleted_at"]},
             "account": None if account is None else dict(account),
             "standing": standing_of(c, player_id), "ledger": entries, "tables": tables,
-            "reports_filed": filed, "sessions": sess}
+            "reports_filed": filed, "sessions": sess, "addresses": [
+                {"table": r.table_id, "address": r.address, "at": r.at} for r in c.execute(
+                    select(st.addresses).where(st.addresses.c.player_id == player_id,
+                                               st.addresses.c.at >= at - st.ADDRESS_DAYS * 86400.0)
+                    .order_by(st.addresses.c.id))]}
