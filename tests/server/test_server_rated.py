@@ -291,3 +291,29 @@ def test_addresses_are_the_persons_data_deleted_with_the_account_and_kept_30_day
         with s.room.db.engine.connect() as c:
             assert c.execute(select(func.count()).select_from(st.addresses)
                              .where(st.addresses.c.player_id == me.id)).scalar() == 0
+
+
+def test_collusion_signals_are_shown_to_hosts_only(settings: Settings) -> None:
+    """Three people from one address meet at two rated tables: both signals show on the host's page; a casual
+    table shows nothing; a player who is not a host is refused."""
+    with LiveServer(settings, bot_factory=first_bot) as s:
+        token = register(s, "boss").token
+    with LiveServer(strict(settings, admins=("boss",), signal_meetings=2), bot_factory=first_bot) as s:
+        boss = s.client()
+        boss.token = token
+        boss.http.headers["Authorization"] = f"Bearer {token}"
+        a, b, c = (s.client(n) for n in "abc")
+        rated = []
+        for _ in range(2):
+            tid, socks = toy_table(s, [a, b, c], deal=NO_CLAIMS, config={"hand_size": 2})
+            finish(s, tid, socks)
+            rated.append(tid)
+        casual, socks = toy_table(s, [a, b, c], deal=NO_CLAIMS, config={"hand_size": 2}, rated=False)
+        finish(s, casual, socks)
+        assert a.http.get("/api/host/signals").status_code == 403
+        got = boss.http.get("/api/host/signals").json()
+        assert {x["table"] for x in got["same_address"]} == set(rated)  # not the casual one
+        assert all("address" not in x for x in got["same_address"])  # hosts see who, never the address
+        pairs = {tuple(sorted(p["id"] for p in x["players"])): x["tables"] for x in got["keep_meeting"]}
+        ids = sorted(p.id or "" for p in (a, b, c))
+        assert pairs == {(ids[0], ids[1]): 2, (ids[0], ids[2]): 2, (ids[1], ids[2]): 2}

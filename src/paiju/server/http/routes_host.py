@@ -18,6 +18,7 @@ from ..room.conn import dumps
 from ..room.ownership import Command
 from ..room.room import Room
 from ..room.table import CardTable
+from ..scores import signals as collusion
 from ..storage import Player
 from .handlers import Handler, api, body_of, on_table, require_player, room_of, sessions_of
 from .routes_friends import moderation_of
@@ -44,6 +45,15 @@ def _text(data: dict[str, Any], name: str) -> str | None:
 async def whoami(request: Request) -> Response:
     host, _mod = await _host(request)
     return JSONResponse({"host": {"id": host.id, "name": host.name}})
+
+
+@api
+async def signals(request: Request) -> Response:
+    """Collusion signals, flagged for a host to look at (scores/signals.py): nothing is blocked by them."""
+    await _host(request)
+    room = room_of(request)
+    now, meetings = room.settings.clock(), room.settings.signal_meetings
+    return JSONResponse(await room.db.run(lambda c: collusion.signals(c, now, meetings)))
 
 
 BANNED_NEWS = "X"
@@ -181,6 +191,7 @@ async def get_log(request: Request) -> Response:
 
 ROUTES = [
     Route("/api/host", whoami),
+    Route("/api/host/signals", signals),
     Route("/api/host/players/{player_id}/ban", _ban(True), methods=["POST"]),
     Route("/api/host/players/{player_id}/unban", _ban(False), methods=["POST"]),
     Route("/api/host/players/{player_id}/rename", rename, methods=["POST"]),
