@@ -4,7 +4,7 @@
 // keys that several games share (a trick, a drawn tile, the last discard, a claim) are drawn when present
 // (docs/web.md, "Optional view keys").
 
-import { api, ApiError, player, wsUrl } from "./api.js";
+import { api, ApiError, player, token, wsUrl } from "./api.js";
 import { drawBoard, eventLine, resultReveal, resultTable, seatBadges } from "./board.js";
 import { cardsInAction, cardText, renderCard, richText } from "./cards.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
@@ -97,6 +97,7 @@ export function showTable(ctx, tableId, invite) {
     clearTimeout(retryTimer);
     s.conn = s.seq == null ? "connecting" : "reconnecting";
     renderConn();
+    const usedToken = token();
     const sock = new WebSocket(wsUrl(tableId, invite));
     ws = sock;
     sock.onopen = () => {
@@ -117,10 +118,26 @@ export function showTable(ctx, tableId, invite) {
       stopPongWait();
       if (!alive) return;
       if (e.code === 4404 || e.code === 4403) { s.notFound = true; s.closeReason = e.reason; render(); return; }
+      if (e.code === 4409 || e.code === 4401) { comeBackWithNewToken(usedToken, e.code, 0); return; }
       if (s.notFound) return;
       if (s.conn === "connecting" && retry >= 3) loadInfo(); // never got in: is the table still there?
       reconnectLater();
     };
+  }
+
+  // The session this socket opened with was replaced (4409: a registration or login, here or in another tab)
+  // or ended (4401).  The tab that asked stores the new token just after the server has closed this socket,
+  // so wait for it (up to 3 s), then come back with it, keeping the seat; an ended session with no new token
+  // means a new nickname (docs/protocol.md, close codes).
+  function comeBackWithNewToken(used, code, waited) {
+    if (!alive) return;
+    const now = token();
+    if (now && now !== used) { retry = 0; connect(); return; }
+    if (waited >= 3000 || (code === 4401 && !now)) {
+      if (code === 4401) ctx.sessionExpired(); else { retry = 0; connect(); }
+      return;
+    }
+    retryTimer = setTimeout(() => comeBackWithNewToken(used, code, waited + 100), 100);
   }
 
   function reconnectLater() {
