@@ -233,3 +233,10 @@ def test_the_contracts_refuse_unnamed_sideways_edges_and_outsiders() -> None:
     ]
     with pytest.raises(KeyError):
         part_of("paiju.server.newthing")
+
+
+def test_no_card_room_module_does_several_jobs_in_over_600_lines() -> None:
+    """A module that outgrows 600 lines is doing more than one job: split it by job (docs/server.md's map)."""
+    long = {name: n for name, path in _modules().items() if name.startswith(SERVER)
+            and (n := len(path.read_text(encoding="utf-8").splitlines())) > 600}
+    assert long == {}, f"split these by job: {long}"
