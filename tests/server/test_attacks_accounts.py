@@ -1,7 +1,7 @@
 """The attack suite, continued (issue 32): accounts, limits and the export as an attacker tries them — burst
 guessing, a squatted host name, wide JSON, session fixation, huge numbers, cross-site posts, the room-number
 oracle, report and phrase spam, half-open connections and a re-identifiable export.  Each test is an abuse the
-room once let through; the multi-worker ones are in test_server_cluster.py."""
+room once let through; the multi-worker ones are in test_attacks_cluster.py."""
 
 from __future__ import annotations
 
