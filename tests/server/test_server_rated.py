@@ -317,3 +317,39 @@ def test_collusion_signals_are_shown_to_hosts_only(settings: Settings) -> None:
         pairs = {tuple(sorted(p["id"] for p in x["players"])): x["tables"] for x in got["keep_meeting"]}
         ids = sorted(p.id or "" for p in (a, b, c))
         assert pairs == {(ids[0], ids[1]): 2, (ids[0], ids[2]): 2, (ids[1], ids[2]): 2}
+
+
+# ---- casual matches in the players' history ---------------------------------------------------------------------
+
+def test_casual_matches_are_in_the_history_marked_casual_and_paged_with_the_entries(settings: Settings) -> None:
+    """The profile's history holds the ledger's entries and the casual matches (which book nothing), newest
+    first, one cursor through both; a casual match is marked casual and its replay says so."""
+    with LiveServer(strict(settings), bot_factory=first_bot) as s:
+        a, b, c = (s.client(n) for n in "abc")
+        made = []
+        for rated in (True, False, True, False):
+            tid, socks = toy_table(s, [a, b, c], deal=NO_CLAIMS, config={"hand_size": 2}, rated=rated)
+            finish(s, tid, socks)
+            made.append((tid, rated))
+            if rated:
+                wait_for(lambda: len(ledger_of(a)) == sum(1 for _t, r in made if r))
+        assert [e["table"] for e in ledger_of(a)] == [t for t, r in made if r][::-1]  # the ledger as it was
+        anon = s.client()
+        prof = anon.http.get(f"/api/players/{a.id}?limit=3").json()
+        pages = [prof["history"]]
+        cursor = prof["history_next"]
+        while cursor:
+            page = anon.http.get(f"/api/players/{a.id}/history", params={"cursor": cursor, "limit": 3}).json()
+            pages.append(page["history"])
+            cursor = page["next"]
+        got = [(x["table"], x["reason"]) for p in pages for x in p]
+        assert got == [(t, "match" if r else "casual") for t, r in made][::-1] and [len(p) for p in pages] == [3, 1]
+        casual = next(x for p in pages for x in p if x["reason"] == "casual")
+        assert casual["casual"] is True and casual["points"] is None and casual["balance"] is None
+        assert casual["match"]["rated"] is False and casual["match"]["seats"][0]["player"]["id"] == a.id
+        assert anon.http.get(f"/api/tables/{casual['table']}/replay").json()["table"]["rated"] is False
+        assert anon.http.get(f"/api/tables/{made[0][0]}/replay").json()["table"]["rated"] is True
+        for bad in ("zzz", "WzEsMiwzXQ"):  # not a cursor; [1,2,3]
+            r = anon.http.get(f"/api/players/{a.id}/history", params={"cursor": bad})
+            assert r.status_code == 422 and r.json()["error"]["code"] == "bad_cursor"
+        assert anon.http.get("/api/players/nobody/history").status_code == 404

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 from collections import OrderedDict
 from typing import Any
@@ -81,19 +82,67 @@ async def get_player(request: Request) -> Response:
         if p is None or p.deleted_at is not None:
             return None
         entries, nxt = lg.ledger_page(c, pid, before=cursor, limit=limit, game=game)
+        history, hnxt = lg.history_page(c, pid, before=None, limit=limit, game=game)
         return {"player": {**lg.player_dict(p.id, p.nickname, None, p.account is not None),
                            "since": p.created_at},
                 "standing": lg.standing_of(c, pid), "ledger": entries,
-                "next": None if nxt is None else lg.encode_cursor(nxt)}
+                "next": None if nxt is None else lg.encode_cursor(nxt),
+                "history": history, "history_next": None if hnxt is None else lg.encode_cursor(hnxt)}
 
     out = await room_of(request).db.run(job)
     if out is None:
         raise RoomError(ErrorCode.NO_PLAYER, f"no player {pid!r} here", 404, zh=f"这里没有玩家 {pid!r}")
-    if viewer is None or viewer.id != pid:  # someone else's private tables: no names, no scores
-        for e in out["ledger"]:
-            m = e.get("match")
-            if m and m.get("private"):
-                e["match"] = {"private": True, "status": m["status"], "finished_at": m["finished_at"]}
+    if viewer is None or viewer.id != pid:
+        _hide_private(out["ledger"])
+        _hide_private(out["history"])
+    return JSONResponse(out)
+
+
+def _hide_private(items: list[dict[str, Any]]) -> None:
+    """Someone else's private tables in a profile: no names, no scores."""
+    for e in items:
+        m = e.get("match")
+        if m and m.get("private"):
+            e["match"] = {"private": True, "status": m["status"], "finished_at": m["finished_at"],
+                          "rated": m.get("rated")}
+
+
+def _history_cursor(raw: str | None) -> list[Any] | None:
+    """A history cursor is the last item's (time, kind, key): an entry's id (kind 1) or a table id (kind 0)."""
+    cursor = lg.decode_cursor(raw)
+    if not raw:
+        return None
+    if (isinstance(cursor, list) and len(cursor) == 3 and isinstance(cursor[0], (int, float))
+            and not isinstance(cursor[0], bool) and math.isfinite(cursor[0])
+            and ((cursor[1] == 1 and _whole(cursor[2])) or (cursor[1] == 0 and isinstance(cursor[2], str)
+                                                              and len(cursor[2]) <= 32))
+            and not isinstance(cursor[1], bool)):
+        return cursor
+    raise RoomError(ErrorCode.BAD_CURSOR, "that cursor is not one this server gave", 422,
+                    zh="这个 cursor 不是本服务器给的")
+
+
+@api
+async def get_history(request: Request) -> Response:
+    """A player's history page by page: ledger entries and casual matches in one order (issue 34)."""
+    pid = request.path_params["player_id"]
+    viewer = await current_player(request)
+    before = _history_cursor(request.query_params.get("cursor"))
+    limit = _limit(request)
+    game = request.query_params.get("game")
+
+    def job(c: Connection) -> dict[str, Any] | None:
+        gone = c.execute(select(st.players.c.deleted_at).where(st.players.c.id == pid)).first()
+        if gone is None or gone.deleted_at is not None:
+            return None
+        items, nxt = lg.history_page(c, pid, before=before, limit=limit, game=game)
+        return {"history": items, "next": None if nxt is None else lg.encode_cursor(nxt)}
+
+    out = await room_of(request).db.run(job)
+    if out is None:
+        raise RoomError(ErrorCode.NO_PLAYER, f"no player {pid!r} here", 404, zh=f"这里没有玩家 {pid!r}")
+    if viewer is None or viewer.id != pid:
+        _hide_private(out["history"])
     return JSONResponse(out)
 
 
@@ -203,7 +252,7 @@ def replay_index(row: st.TableRow, seats: list[dict[str, Any]]) -> dict[str, Any
         hands.append({"hand": len(hands) + 1, "first": first, "last": len(steps), "result": None})
     final = game.result()
     return {"table": {"id": row.id, "game": row.game, "display": dict(cls.display), "config": row.config,
-                      "private": row.private, "seats": seats, "started_at": row.started_at,
+                      "private": row.private, "rated": row.rated, "seats": seats, "started_at": row.started_at,
                       "finished_at": row.finished_at, "result": None if final is None else final.to_dict()},
             "total": len(steps), "steps": steps, "hands": hands}
 
@@ -373,6 +422,7 @@ async def book_pending(room: Room, batch: int = 10) -> None:
 
 ROUTES = [
     Route("/api/players/{player_id}", get_player),
+    Route("/api/players/{player_id}/history", get_history),
     Route("/api/leaderboard", leaderboard),
     Route("/api/tables/{table_id}/replay", get_replay),
     Route("/api/tables/{table_id}/replay/views", get_replay_views),

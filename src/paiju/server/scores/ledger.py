@@ -239,6 +239,59 @@ def ledger_page(conn: Connection, player_id: str, *, before: int | None, limit: 
     return out, (rows[-1]["id"] if more and rows else None)
 
 
+def history_page(conn: Connection, player_id: str, *, before: list[Any] | None, limit: int,
+                 game: str | None = None) -> tuple[list[dict[str, Any]], list[Any] | None]:
+    """A player's history, newest first: the ledger's entries and the casual matches they played, which book
+    nothing and so are in no entry (issue 34: casual matches go into the history, marked casual).
+
+    One order over both, (time, kind, key) descending — an entry's time and id (kind 1), a casual match's end
+    and table id (kind 0) — so one cursor, the last item's key, pages through both without gaps or repeats."""
+    from ..storage import seats
+
+    def after(at: Any, kind: int, key: Any) -> Any:
+        """Items strictly after the cursor in the descending order (the cursor is the previous page's last)."""
+        if before is None:
+            return None
+        c_at, c_kind, c_key = before
+        tie = (kind < c_kind) if kind != c_kind else key < c_key
+        return or_(at < c_at, and_(at == c_at, tie))
+
+    q = select(ledger).where(ledger.c.player_id == player_id)
+    if game is not None:
+        q = q.where(ledger.c.game == game)
+    if (cond := after(ledger.c.at, 1, ledger.c.id)) is not None:
+        q = q.where(cond)
+    booked = list(conn.execute(q.order_by(ledger.c.at.desc(), ledger.c.id.desc()).limit(limit + 1)).mappings())
+    t = card_tables
+    q2 = (select(t.c.id, t.c.game, t.c.finished_at).select_from(t.join(seats, seats.c.table_id == t.c.id))
+          .where(seats.c.player_id == player_id, t.c.rated.is_(False), t.c.status == "finished",
+                 t.c.finished_at.is_not(None)))
+    if game is not None:
+        q2 = q2.where(t.c.game == game)
+    if (cond := after(t.c.finished_at, 0, t.c.id)) is not None:
+        q2 = q2.where(cond)
+    casual = list(conn.execute(q2.order_by(t.c.finished_at.desc(), t.c.id.desc()).limit(limit + 1)))
+    items: list[tuple[tuple[float, int, Any], Any]] = [((r["at"], 1, r["id"]), r) for r in booked]
+    items += [((r.finished_at, 0, r.id), r) for r in casual]
+    items.sort(key=lambda x: x[0], reverse=True)
+    page = items[:limit]
+    matches = _matches(conn, {r["table_id"] for k, r in page if k[1] == 1 and r["table_id"]}
+                       | {r.id for k, r in page if k[1] == 0})
+    out: list[dict[str, Any]] = []
+    for key, r in page:
+        if key[1] == 1:
+            note = json.loads(r["note"]) if r["note"] else {}
+            out.append({"id": r["id"], "table": r["table_id"], "game": r["game"], "at": r["at"],
+                        "points": r["points"], "reason": r["reason"], "balance": r["balance"], "note": note,
+                        "match": matches.get(r["table_id"]) if r["table_id"] else None})
+        else:  # books nothing: no points, no balance; the match as for an entry
+            out.append({"id": None, "table": r.id, "game": r.game, "at": r.finished_at, "points": None,
+                        "reason": "casual", "balance": None, "note": {}, "match": matches.get(r.id),
+                        "casual": True})
+    nxt = list(page[-1][0]) if len(items) > limit and page else None
+    return out, nxt
+
+
 def _matches(conn: Connection, table_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Each table's seats (who, bot or person) and final scores, for a history list."""
     from ..storage import seats
@@ -248,10 +301,11 @@ def _matches(conn: Connection, table_ids: Iterable[str]) -> dict[str, dict[str, 
         return {}
     out: dict[str, dict[str, Any]] = {}
     for r in conn.execute(select(card_tables.c.id, card_tables.c.result, card_tables.c.private,
-                                 card_tables.c.finished_at, card_tables.c.status)
+                                 card_tables.c.finished_at, card_tables.c.status, card_tables.c.rated)
                           .where(card_tables.c.id.in_(ids))):
         result = json.loads(r.result) if r.result else None
         out[r.id] = {"status": r.status, "private": bool(r.private), "finished_at": r.finished_at,
+                     "rated": r.rated,
                      "scores": result.get("scores") if isinstance(result, dict) else None, "seats": []}
     q = (select(seats.c.table_id, seats.c.seat, seats.c.player_id, seats.c.bot, seats.c.replaced, players.c.nickname)
          .select_from(seats.outerjoin(players, seats.c.player_id == players.c.id))
