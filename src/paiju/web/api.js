@@ -140,6 +140,7 @@ export const api = {
   changePassword: (password, newPassword) => request("POST", "/api/account/password", { password, new_password: newPassword }),
   deleteAccount: (password) => request("DELETE", "/api/account", { password }),
   player: (id, cursor) => request("GET", `/api/players/${encodeURIComponent(id)}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`),
+  history: (id, cursor) => request("GET", `/api/players/${encodeURIComponent(id)}/history${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`),
   leaderboard: (game) => request("GET", `/api/leaderboard?game=${encodeURIComponent(game)}`, undefined, true),
   page: (path) => request("GET", path, undefined, true),
   replay: (id, invite) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`),
@@ -151,6 +152,7 @@ export const api = {
   host: () => request("GET", "/api/host"),
   hostReports: (status) => request("GET", `/api/host/reports?status=${encodeURIComponent(status || "open")}`),
   hostLog: () => request("GET", "/api/host/log"),
+  hostSignals: () => request("GET", "/api/host/signals"),
   hostAct: (path, body) => request("POST", `/api/host/${path}`, body || {}),
   replayViews: (id, from, to, invite) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay/views?from=${from}&to=${to}${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`),
 };

@@ -10,13 +10,13 @@ function when(at) {
 }
 
 export function showHost(ctx) {
-  const s = { host: null, reports: [], log: [], error: null, denied: false };
+  const s = { host: null, reports: [], log: [], signals: null, error: null, denied: false };
   let alive = true;
 
   async function load() {
     try {
       s.host = (await api.host()).host;
-      [s.reports, s.log] = await Promise.all([api.hostReports("open"), api.hostLog()]);
+      [s.reports, s.log, s.signals] = await Promise.all([api.hostReports("open"), api.hostLog(), api.hostSignals()]);
       s.error = null;
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) { ctx.sessionExpired(); return; }
@@ -64,6 +64,32 @@ export function showHost(ctx) {
       h("span", { class: "field-label" }, label), target, extra, h("button", { class: "small", type: "submit" }, t("host_go")));
   }
 
+  // Collusion signals (issue 34): who shared an address at a rated table, who keeps meeting there.  A reason to
+  // look, never a verdict: the room blocks nothing by them, and the page shows players and tables, no address.
+  function signalsSection() {
+    const same = s.signals?.same_address || [];
+    const pairs = s.signals?.keep_meeting || [];
+    const who = (players) => players.map((p, i) => [i ? " · " : "", h("a", {
+      href: `/players/${encodeURIComponent(p.id)}`,
+      onclick: (e) => { e.preventDefault(); ctx.navigate(`/players/${encodeURIComponent(p.id)}`); },
+    }, p.nickname || p.id), h("code", { class: "muted" }, ` ${p.id}`)]);
+    const tableLink = (tid) => h("a", {
+      href: `/t/${encodeURIComponent(tid)}`,
+      onclick: (e) => { e.preventDefault(); ctx.navigate(`/t/${encodeURIComponent(tid)}`); },
+    }, tid);
+    return h("section", { class: "host-signals", id: "host-signals" },
+      h("h2", {}, t("host_signals"), h("span", { class: "muted" }, ` (${same.length + pairs.length})`)),
+      h("p", { class: "muted small-print" }, t("host_signals_hint")),
+      same.length || pairs.length ? h("ul", { class: "host-signal-list" },
+        same.map((x) => h("li", { class: "host-signal", dataset: { kind: "same_address", table: x.table } },
+          h("strong", {}, t("host_same_address")), ": ", who(x.players), " · ", tableLink(x.table),
+          h("span", { class: "muted" }, ` · ${when(x.at)}`))),
+        pairs.map((x) => h("li", { class: "host-signal", dataset: { kind: "keep_meeting" } },
+          h("strong", {}, t("host_keep_meeting")), ": ", who(x.players), " · ",
+          h("span", { class: "muted" }, t("host_meetings", { n: x.tables })))))
+        : h("p", { class: "muted", id: "host-no-signals" }, t("host_no_signals")));
+  }
+
   function render() {
     if (!alive) return;
     document.title = `${t("host_page")} · ${t("app")}`;
@@ -85,6 +111,7 @@ export function showHost(ctx) {
           (pid, nickname) => act(`players/${encodeURIComponent(pid)}/rename`, { nickname }, t("host_done"))),
         byId(t("host_close_table"), "host-close-table", t("host_table_id"), ["reason"],
           (tid, reason) => act(`tables/${encodeURIComponent(tid)}/close`, { reason: reason || null }, t("host_done")))),
+      signalsSection(),
       h("section", {}, h("h2", {}, t("host_log")),
         h("table", { class: "result-table", id: "host-log" },
           h("thead", {}, h("tr", {}, [t("host_when"), t("host_who"), t("host_what"), t("host_whom"), t("host_detail")].map((x) => h("th", {}, x)))),

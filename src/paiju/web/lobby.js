@@ -4,6 +4,7 @@ import { api, ApiError, player } from "./api.js";
 import { fill, h } from "./dom.js";
 import { errorText, t, tx } from "./i18n.js";
 import { botName } from "./names.js";
+import { ratedBadge } from "./rated.js";
 
 const WINDOW_DEFAULTS = { turn_seconds: 30, claim_seconds: 10 };
 const SELECTED_KEY = "paiju.lobby.game";
@@ -186,13 +187,14 @@ export function showLobby(ctx) {
           class: ["seat-chip", s.player ? "person" : s.bot ? "bot" : "empty"],
         }, s.player ? s.player.nickname : s.bot ? botName(s.seat) : t("empty_seat")))),
         h("span", { class: "table-status muted" }, `${taken}/${seats.length} · ${t(`status_${tb.status || "waiting"}`)}`),
+        ratedBadge(tb.rated),
         h("button", { class: "primary small", onclick: () => ctx.navigate(`/t/${encodeURIComponent(tb.id)}`) },
           tb.status === "waiting" || seats.some((x) => x.player && me && x.player.id === me.id) ? t("join") : t("watch")));
     }));
   }
 
   function formState(g) {
-    if (!state.values[g.name]) state.values[g.name] = { rules: {}, table: {}, private: false };
+    if (!state.values[g.name]) state.values[g.name] = { rules: {}, table: {}, private: false, casual: false };
     return state.values[g.name];
   }
 
@@ -237,7 +239,13 @@ export function showLobby(ctx) {
           type: "checkbox", name: "private", id: "opt-private", checked: values.private,
           onchange: (e) => { values.private = e.target.checked; },
         }),
-        h("span", {}, t("private_table")))),
+        h("span", {}, t("private_table"))),
+      h("label", { class: "check", title: t("rated_casual_hint") },
+        h("input", {
+          type: "checkbox", name: "casual", id: "opt-casual", checked: values.casual,
+          onchange: (e) => { values.casual = e.target.checked; },
+        }),
+        h("span", {}, t("casual_choice")))),
     error,
     h("div", { class: "form-actions" },
       h("button", {
@@ -307,6 +315,7 @@ export function showLobby(ctx) {
       return;
     }
     const body = { game: g.name, config, private: !!values.private };
+    if (values.casual) body.rated = false; // casual: the match books nothing (left out: rated if people fill it)
     for (const o of windows) if (o.name in values.table) body[o.name] = values.table[o.name];
     // A window is 0 (untimed) or at least its minimum: a person needs time to decide.
     const short = windows.find((o) => o.min && typeof body[o.name] === "number" && body[o.name] !== 0 && body[o.name] < o.min);

@@ -8,6 +8,7 @@ import { drawBoard, eventLine, resultTable, seatLabel } from "./board.js";
 import { useSeats } from "./names.js";
 import { richText } from "./cards.js";
 import { fill, h, toast } from "./dom.js";
+import { ratedBadge } from "./rated.js";
 import { t, tx } from "./i18n.js";
 
 const CHUNK = 20; // views fetched per request (the server allows 40)
@@ -119,6 +120,7 @@ export function showReplay(ctx, tableId, invite, startStep) {
       h("div", { class: "top-bar" },
         h("button", { class: "link back", onclick: () => ctx.navigate("/") }, "‹ ", t("back_to_lobby")),
         h("span", { class: "top-game" }, t("replay_of", { game })),
+        ratedBadge(s.index.table.rated, "replay-rated"), // a casual match is marked casual (issue 34)
         view?.table?.phase ? h("span", { class: "phase" }, tx(view.table.phase)) : null,
         h("span", { class: "spacer" }),
         h("button", { class: "small", id: "replay-series",

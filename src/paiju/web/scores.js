@@ -4,6 +4,7 @@ import { accountPanel } from "./account.js";
 import { api, ApiError, player } from "./api.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
 import { lang, t, tx } from "./i18n.js";
+import { ratedBadge } from "./rated.js";
 
 let gamesCache = null;
 
@@ -36,7 +37,9 @@ export function showProfile(ctx, playerId, own) {
     try {
       const [list, data, session] = await Promise.all([games(), api.player(playerId), own ? api.session() : null]);
       if (!alive) return;
-      Object.assign(state, { games: list, data, entries: data.ledger, next: data.next, session });
+      // the history: ledger entries and casual matches (which book nothing) in one order (issue 34)
+      Object.assign(state, { games: list, data, entries: data.history ?? data.ledger,
+        next: data.history ? data.history_next : data.next, session });
     } catch (e) {
       if (own && e instanceof ApiError && e.status === 401) { ctx.sessionExpired(); return; }
       state.error = e.message;
@@ -46,8 +49,8 @@ export function showProfile(ctx, playerId, own) {
 
   async function more() {
     try {
-      const data = await api.player(playerId, state.next);
-      state.entries = state.entries.concat(data.ledger);
+      const data = await api.history(playerId, state.next);
+      state.entries = state.entries.concat(data.history);
       state.next = data.next;
     } catch (e) {
       ctx.toast(e.message);
@@ -71,10 +74,10 @@ export function showProfile(ctx, playerId, own) {
     return h("tr", { class: "ledger-row", dataset: { table: e.table || "", reason: e.reason } },
       h("td", { class: "muted nowrap" }, when(e.at)),
       h("td", {}, gameName(state.games, e.game)),
-      h("td", {}, reason, voided.length ? h("div", { class: "muted small-print" }, t("voided_hands", { hands: voided.join("、") })) : null),
+      h("td", {}, e.casual ? null : reason, e.casual || m?.rated === false ? ratedBadge(false) : null, voided.length ? h("div", { class: "muted small-print" }, t("voided_hands", { hands: voided.join("、") })) : null),
       h("td", {}, detail),
-      h("td", { class: ["num", scoreClass(e.points)] }, signed(e.points)),
-      h("td", { class: "num" }, String(e.balance)),
+      h("td", { class: ["num", e.points == null ? "muted" : scoreClass(e.points)] }, e.points == null ? "—" : signed(e.points)),
+      h("td", { class: "num" }, e.balance == null ? "" : String(e.balance)),
       h("td", {}, e.table && m && m.status === "finished" && m.seats
         ? h("button", { class: "small replay-link", onclick: () => ctx.navigate(`/replay/${encodeURIComponent(e.table)}`) }, t("replay"))
         : null));

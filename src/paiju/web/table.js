@@ -13,6 +13,7 @@ import { errorText, lang, t, verbLabel } from "./i18n.js";
 import { flyAway, flyIn, lift, reducedMotion } from "./motion.js";
 import { botName, say, seatName, useSeats } from "./names.js";
 import { onPrefChange, pref, setPref } from "./prefs.js";
+import { ratedBadge } from "./rated.js";
 import { openHistoryPanel, ScoreHistory } from "./history.js";
 import { openRulesPanel } from "./rules.js";
 import { cue } from "./sound.js";
@@ -420,6 +421,7 @@ export function showTable(ctx, tableId, invite) {
       h("button", { class: "link back", onclick: () => ctx.navigate("/") }, "‹ ", t("back_to_lobby")),
       h("span", { class: "top-game" }, gameName()),
       s.info?.number ? h("span", { class: "top-number muted", id: "top-number" }, t("room_n", { n: s.info.number })) : null,
+      ratedBadge(s.info?.rated, "table-rated"), // rated, casual, or rated if filled by people (issue 34)
       phase ? h("span", { class: "phase", id: "phase" }, say(phase)) : null,
       h("span", { class: "spacer" }),
       h("span", { class: "conn", id: "conn", role: "status", "aria-live": "polite" }),
