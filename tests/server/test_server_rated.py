@@ -28,7 +28,7 @@ from paiju.server.scores import ledger as lg
 from paiju.server.scores import scoring
 from paiju.server.storage import Player as RoomPlayer
 
-from .conftest import LiveServer, first_bot, ledger_of, register, toy_table, wait_for
+from .conftest import FakeClock, LiveServer, first_bot, ledger_of, register, toy_table, wait_for
 from .test_server_ledger import entries, play, play_people, store
 
 NO_CLAIMS = {"hands": [["1", "2"], ["3", "4"], ["5", "6"]]}
@@ -293,6 +293,27 @@ def test_addresses_are_the_persons_data_deleted_with_the_account_and_kept_30_day
                              .where(st.addresses.c.player_id == me.id)).scalar() == 0
 
 
+def test_addresses_past_30_days_go_on_a_timer_with_nobody_sitting_down(settings: Settings) -> None:
+    """The room's purge runs by itself (``address_purge_seconds``): an address past its 30 days goes even when no
+    one takes a seat or reads the signals; a younger one stays."""
+    clock = FakeClock(time.time())
+    with LiveServer(settings.with_(clock=clock, address_purge_seconds=0.05), bot_factory=first_bot) as s:
+        me = s.client("me")
+        tid = me.ok("/api/tables", {"game": "toy"})["id"]
+        me.ok(f"/api/tables/{tid}/sit", {"seat": 0})
+
+        def kept() -> int:
+            with s.room.db.engine.connect() as c:
+                return int(c.execute(select(func.count()).select_from(st.addresses)).scalar() or 0)
+
+        assert kept() == 1
+        clock.advance(29 * 86400)
+        time.sleep(0.3)  # several rounds of the purge: 29 days old, still kept
+        assert kept() == 1
+        clock.advance(2 * 86400)
+        wait_for(lambda: kept() == 0)
+
+
 def test_collusion_signals_are_shown_to_hosts_only(settings: Settings) -> None:
     """Three people from one address meet at two rated tables: both signals show on the host's page; a casual
     table shows nothing; a player who is not a host is refused."""
@@ -353,3 +374,31 @@ def test_casual_matches_are_in_the_history_marked_casual_and_paged_with_the_entr
             r = anon.http.get(f"/api/players/{a.id}/history", params={"cursor": bad})
             assert r.status_code == 422 and r.json()["error"]["code"] == "bad_cursor"
         assert anon.http.get("/api/players/nobody/history").status_code == 404
+
+
+# ---- a host-closed match ---------------------------------------------------------------------------------------
+
+def test_a_host_closed_match_books_nothing_more_and_the_escape_before_it_stands(settings: Settings) -> None:
+    """docs/server.md: a closed match has no final score — no ``match``, no ``escape_settle`` — and an ``escape``
+    booked before the close stands as booked (even after the room's pending bookings ran)."""
+    with LiveServer(settings, bot_factory=first_bot) as s:
+        token = register(s, "boss").token
+    with LiveServer(strict(settings, admins=("boss",)), bot_factory=first_bot) as s:
+        boss = s.client()
+        boss.token = token
+        boss.http.headers["Authorization"] = f"Bearer {token}"
+        a, b, c = (s.client(n) for n in "abc")
+        tid, _socks = toy_table(s, [a, b, c], deal=NO_CLAIMS, config={"hand_size": 2})  # sockets kept open
+        assert a.http.get(f"/api/tables/{tid}").json()["rated"] == "rated"
+        a.ok(f"/api/tables/{tid}/leave")  # escape −8 at once; a bot plays a's seat on
+        wait_for(lambda: len(ledger_of(a)) == 1)
+        assert boss.ok(f"/api/host/tables/{tid}/close", {"reason": "farming"})["status"] == "closed"
+        with s.room.db.engine.begin() as conn:  # whatever the room would book later, it books nothing here
+            scoring.book_pending(conn, s.settings.clock() + 60)
+        time.sleep(0.3)
+        assert [(e["reason"], e["points"]) for e in ledger_of(a)] == [("escape", -8)]
+        assert ledger_of(b) == [] and ledger_of(c) == []
+        with s.room.db.engine.connect() as conn:
+            reasons = {r.reason for r in conn.execute(select(lg.ledger.c.reason)
+                                                      .where(lg.ledger.c.table_id == tid))}
+            assert reasons == {"escape"} and lg.check_balances(conn) == []

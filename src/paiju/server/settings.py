@@ -103,6 +103,9 @@ class Settings:
     rated_bots: int = 0
     """A match is rated (it books) only if people hold every seat at its start, or all but this many
     (``--rated-bots``); bot seats never book.  docs/server.md, "Rated and casual"."""
+    address_purge_seconds: float = 3600.0
+    """How often the room deletes stored addresses older than ``ADDRESS_DAYS`` days (scores/signals.py): the
+    30-day limit holds even when nobody sits down or reads the signals for a while."""
     signal_meetings: int = 10
     """Collusion signals: two players who met at this many rated tables within ``ADDRESS_DAYS`` are shown to
     the hosts (scores/signals.py)."""

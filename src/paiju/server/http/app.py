@@ -31,7 +31,7 @@ from ..people.moderation import Moderation
 from ..room.bots import BotFactory, default_bot_factory
 from ..room.room import Room
 from ..room.talk import Talk
-from ..scores import scoring
+from ..scores import scoring, signals
 from ..settings import Settings
 from ..writer import Database
 from . import routes_friends, routes_history, routes_host, routes_players
@@ -167,12 +167,14 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
                                                                     settings.max_json_depth), commands)
         booking = asyncio.get_running_loop().create_task(routes_history.book_pending(room))
         expiring = asyncio.get_running_loop().create_task(room.expire_forever())
+        purging = asyncio.get_running_loop().create_task(  # addresses kept at most 30 days (docs/server.md)
+            signals.purge_forever(db, settings.clock, settings.address_purge_seconds))
         gc_task = asyncio.get_running_loop().create_task(_gc_policy(settings.gc_full_every_seconds)) \
             if settings.gc_full_every_seconds else None
         try:
             yield
         finally:
-            for task in (booking, expiring):
+            for task in (booking, expiring, purging):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task

@@ -11,11 +11,31 @@ Only what hosts need is shown: the tables and the players, never the address its
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import logging
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Connection, and_, func, select
 
 from .. import storage as st
+from ..writer import Database
+
+log = logging.getLogger(__name__)
+
+
+async def purge_forever(db: Database, clock: Callable[[], float], every: float) -> None:
+    """Delete addresses older than ``ADDRESS_DAYS`` days every ``every`` seconds (the lifespan owns this task):
+    a room where nobody sits down or reads the signals still keeps no address past its days."""
+    while True:
+        try:
+            gone = await db.run(functools.partial(st.purge_addresses, now=clock()))
+            if gone:
+                log.info("deleted %d stored addresses older than %d days", gone, st.ADDRESS_DAYS)
+        except Exception:  # the database is away: try again next round
+            log.warning("purging old addresses failed; trying again later", exc_info=True)
+        await asyncio.sleep(every)
 
 
 def signals(conn: Connection, now: float, meetings: int, limit: int = 100) -> dict[str, list[dict[str, Any]]]:
