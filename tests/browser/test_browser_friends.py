@@ -12,9 +12,23 @@ from typing import Any
 
 import pytest
 
+from .conftest import HOST
 from .test_browser_accounts import play_match, register
 
 pytestmark = pytest.mark.browser
+
+
+def log_in(room: Any, username: str, password: str) -> Any:
+    """A new browser signed in to an account that exists (the room's host, made before the room started)."""
+    page = room.new_context().new_page()
+    page.on("pageerror", lambda e: room.script_errors.append(f"{username}: {e}"))
+    page.goto(room.base + "/login")
+    page.fill("#login-username", username)
+    page.fill("#login-password", password)
+    page.click("#login-submit")
+    page.wait_for_selector(".lobby .game-tile")
+    assert page.locator("#nav-login").count() == 0
+    return page
 
 
 def test_two_browsers_join_one_table_by_its_number(room: Any, artifacts: Path) -> None:
@@ -69,7 +83,7 @@ def test_a_phrase_shows_on_the_other_browser_and_a_seat_can_be_reported(room: An
     ada = room.enter("阿达")
     tid = room.create_table(ada, "demo", {"players": 3})
     room.sit(ada, 0)
-    bo = room.enter("小波")
+    bo = register(room, "bo_phrase", "小波")  # a guest reports once it has played a hand: an account at once
     bo.goto(f"{room.base}/t/{tid}")
     room.sit(bo, 1)
     room.fill_bots_and_start(ada)
@@ -148,7 +162,7 @@ def test_a_host_handles_a_report_and_a_player_downloads_their_data(room: Any, ar
     ada = room.enter("坏名字")
     tid = room.create_table(ada, "demo", {"players": 3})
     room.sit(ada, 0)
-    bo = room.enter("小波")
+    bo = register(room, "bo_report", "小波")  # at a waiting table: a guest would have to play a hand first
     bo.goto(f"{room.base}/t/{tid}")
     room.sit(bo, 1)
     bo.click('.seat-row[data-seat="0"] .report-seat')
@@ -156,7 +170,7 @@ def test_a_host_handles_a_report_and_a_player_downloads_their_data(room: Any, ar
     bo.click("#report-send")
     bo.wait_for_selector("#report-panel", state="detached")
 
-    host = register(room, "host_b", "管理员")
+    host = log_in(room, HOST[0], HOST[1])
     host.goto(f"{room.base}/host")
     report = host.locator(".host-report", has_text="坏名字")  # other tests' reports may be open too
     report.wait_for()
@@ -174,7 +188,7 @@ def test_a_host_handles_a_report_and_a_player_downloads_their_data(room: Any, ar
     host.locator("#host-rename-player").press("Enter")
     host.wait_for_selector('#host-log tr[data-action="rename"]')
 
-    bo.goto(f"{room.base}/")  # a guest sees no host page
+    bo.goto(f"{room.base}/")  # a player who is no host sees no host page
     bo.goto(f"{room.base}/host")
     assert "管理员" in bo.locator("#host-error").inner_text()
 
