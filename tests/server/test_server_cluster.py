@@ -454,9 +454,31 @@ def test_a_host_kicks_and_closes_at_a_worker_that_does_not_own_the_table(cluster
     assert [(e["action"], e["table_id"], e["host"]) for e in log[:2]] == [("close", tid, "boss"), ("kick", tid, "boss")]
 
 
-def test_a_ban_closes_the_sockets_at_tables_another_worker_owns(cluster: Any) -> None:
-    a, b = cluster(2, None, "--admin", "boss")
-    boss, p = _account(cluster, a, "boss"), Client(cluster, b, "癸")
+def _host(cluster: Any, tmp: Path, username: str) -> None:
+    """A host account made the way a room's operator makes one, before the workers start (``--admin`` binds only
+    an account that exists at start-up)."""
+    from typer.testing import CliRunner
+
+    from paiju.cli.main import app as main_app
+
+    made = CliRunner().invoke(main_app, ["admin", "create", username, "--password-stdin", "--database-url",
+                                         cluster.database, "--data-dir", str(tmp / "data")],
+                              input="correct horse\n")
+    assert made.exit_code == 0, made.output
+
+
+def _logged_in(cluster: Any, worker: Worker, username: str) -> Client:
+    p = Client(cluster, worker, username)
+    r = p.post(worker, "/api/login", {"username": username, "password": "correct horse"})
+    assert r.status_code == 200, r.text
+    p.token, p.id = r.json()["token"], r.json()["player"]["id"]
+    return p
+
+
+def test_a_ban_closes_the_sockets_at_tables_another_worker_owns(cluster: Any, tmp_path: Path) -> None:
+    _host(cluster, tmp_path, "boss")
+    a, b = cluster(2)
+    boss, p = _logged_in(cluster, a, "boss"), Client(cluster, b, "癸")
     tid = p.ok(b, "/api/tables", {"game": "shuiyu"})["id"]
     sock = p.socket(b, tid)  # at b, the table's owner
     assert sock.state()["type"] == "snapshot"

@@ -83,8 +83,8 @@ def _ban(on: bool) -> Any:
         if on:  # every session ends now, here and in every other worker; so do its sockets at every table
             room = room_of(request)
             _drop_sockets(room, pid)  # first: they hear "banned" before their session's end closes them
+            room.cluster.announce(BANNED_NEWS + pid)  # the tables other workers own, before the sessions' end
             await sessions_of(request).revoke_all(pid)
-            room.cluster.announce(BANNED_NEWS + pid)  # the tables other workers own
         return JSONResponse({"player": pid, "banned": on})
 
     handler.__name__ = "ban" if on else "unban"
