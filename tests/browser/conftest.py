@@ -100,7 +100,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                         bot_delay_seconds=0.0, grace_seconds=600.0, pace_seconds=0.05, next_hand_seconds=0,
                         claim_pause=0, quick_match_seconds=2.0,
                         address_limit_factor=100,  # every test browser is at 127.0.0.1, as players behind one carrier
-                        allow_fixed_deals=True)  # scripted deals reach a 升级 bury or a 滑水 claim at once
+                        allow_fixed_deals=True,  # scripted deals reach a 升级 bury or a 滑水 claim at once
+                        rated_bots=2)  # a match of two people and two bots books (test_browser_accounts); the
+                        # rated-and-casual test seats four people or marks its table casual
     try:
         with serve_room(create_app(settings), "card-room", ws_max_size=1 << 20) as url:
             yield url
