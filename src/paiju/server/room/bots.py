@@ -2,8 +2,10 @@
 
 A bot sees only what its seat sees: it is handed a private copy of the seat's view and legal list, and
 decides on a worker thread, or — a strong (高手) seat whose game has a search bot — in a worker process
-(search.py), falling back to the fast bot when the room is busy.  Whether its choice still applies is the
-table's call, under the table's lock.
+(search.py), falling back to the fast bot when the room is busy.  Whether its choice still applies, and whether
+the rules allow it, is the table's call, under the table's lock: a legal list may be capped (升级's plays and
+burials), so a bot may rightly answer with an action the list does not show, and only the game's ``is_legal``
+can judge it.
 
 A seat's ``bot`` is the room's name for who plays it: ``easy`` or ``strong`` (the game's 入门 and 高手 bots,
 ``paiju.bots.base.strength_kinds``), or a bot kind — the room's ``bot_kind``, ``best`` by default, is its
@@ -188,10 +190,7 @@ class TableBots:
     def _ask(self, bot: Bot, seed: int, view: dict[str, Any], legal: list[str], seat: int) -> str | None:
         try:
             reseed(bot, seed)
-            action = bot.act(view, legal)
+            return bot.act(view, legal)
         except Exception:
             log.exception("table %s: bot failed at seat %d", self.table_id, seat)
             return None
-        if action not in legal:
-            log.error("table %s: bot at seat %d chose %r, not in its legal list", self.table_id, seat, action)
-        return action

@@ -311,7 +311,14 @@ class TableTurns:
                     self.bots.asked(seat, self.seq)
                     self.timers.spawn(self._bot_decides, seat, self.seq)
                 return
-            if action is None or not self.game.is_legal(seat, action):
+            if action is not None and not self.game.is_legal(seat, action):
+                # the table has not moved since the bot was asked (just checked), so this is the rules refusing
+                # its answer to the very state it saw: a bot's bug, never a stale answer.  A legal action the
+                # capped legal list does not show (升级's own throws and burials) is no fault (Game.is_legal).
+                log.error("table %s: bot at seat %d chose %r, which the rules refuse at move %d", self.id, seat,
+                          action, seq)
+                action = None
+            if action is None:
                 fallback = self.game.timeout_action(seat)
                 action = fallback if fallback is not None else legal[0]
             await self._apply_quietly(seat, action)
