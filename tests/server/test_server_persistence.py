@@ -54,6 +54,22 @@ def test_a_restarted_server_resumes_the_table_where_it_was(settings: Settings) -
         assert up["seq"] == 2 and up["events"] == [{"type": "play", "seat": 1, "card": "1"}]
 
 
+def test_a_table_keeps_the_rule_options_it_was_created_with(settings: Settings) -> None:
+    """Every option is stored with the table, defaults included: a default changed later (issue 33: 偎麻雀's
+    ``bapengtou_zhuo`` went from "stack" to "replace") changes new tables only, and one created under the old
+    default plays on, after a restart too, with the option it was made with."""
+    from paiju.games.weimaque.config import WeimaqueConfig
+
+    with LiveServer(settings, bot_factory=first_bot) as one:
+        a = one.client("甲")
+        new = a.ok("/api/tables", {"game": "weimaque"})
+        assert new["config"] == WeimaqueConfig().to_dict(), "the defaults are stored, each by name"
+        old = a.ok("/api/tables", {"game": "weimaque", "config": {"bapengtou_zhuo": "stack"}})["id"]
+    with LiveServer(settings, bot_factory=first_bot) as two:
+        assert two.room.tables[old].game.config.bapengtou_zhuo == "stack"
+        assert two.room.tables[new["id"]].game.config.bapengtou_zhuo == "replace"
+
+
 def test_a_deadline_that_passed_while_the_server_was_down_is_taken_on_restart(settings: Settings) -> None:
     deal = {"hands": [["1", "2", "3"], ["1", "4", "5"], ["6", "7", "8"]]}
     with LiveServer(settings, bot_factory=first_bot) as one:

@@ -212,8 +212,9 @@ MINGTANG_CASES = [
      "wei:三三三 chi:三四五 peng:七七七 chi:八九十 chi:肆伍陆 chi:肆伍陆 pair:玖玖", 1, "四"),
     ("zimei_zhuo", "wei:三三三 peng:四四四 chi:三四五 chi:叁肆伍 chi:叁肆伍 chi:陆柒捌 pair:玖玖",
      "wei:三三三 peng:五五五 chi:三四五 chi:叁肆伍 chi:叁肆伍 chi:陆柒捌 pair:玖玖", 2, "三"),
-    ("san_luan_zhuo", "wei:三三三 chi:三四五 peng:七七七 chi:七八九 kan:叁叁叁 chi:叁肆伍 pair:玖玖",
-     "wei:三三三 chi:三四五 peng:七七七 chi:七八九 kan:叁叁叁 chi:肆伍陆 pair:玖玖", 1, "三"),
+    # three 团圆 none of which pair up as a 假八碰头 (三 and 叁 would: by default that takes them from the 卓)
+    ("san_luan_zhuo", "wei:三三三 chi:三四五 peng:七七七 chi:七八九 kan:拾拾拾 chi:捌玖拾 pair:玖玖",
+     "wei:三三三 chi:三四五 peng:七七七 chi:七八九 kan:拾拾拾 chi:柒捌玖 pair:玖玖", 1, "三"),
     ("zimei_zhuo_tuo", "wei:三三三 peng:四四四 chi:三四五 peng:七七七 chi:五六七 chi:叁肆伍 pair:玖玖",
      "wei:三三三 chi:三四五 peng:七七七 chi:七八九 kan:叁叁叁 chi:叁肆伍 pair:玖玖", 2, "三"),
     ("zusun_zhuo", "wei:三三三 peng:四四四 kan:五五五 chi:三四五 chi:叁肆伍 chi:陆柒捌 pair:玖玖",
@@ -352,7 +353,8 @@ BA_PENG_TOU_ZHUO = [
 @pytest.mark.parametrize(("text", "win_index", "card", "stack", "replace"), BA_PENG_TOU_ZHUO)
 def test_ba_peng_tou_and_zhuo_option(text: str, win_index: int, card: str, stack: set[str],
                                      replace: set[str]) -> None:
-    """The page: 八碰头 +200, 假八碰头 +100, 卓胡 +20 (two 团圆).  By default the same 团圆 collect both."""
+    """The page: 八碰头 +200, 假八碰头 +100, 卓胡 +20 (two 团圆).  By default a 八碰头 replaces the 卓 its 团圆
+    would make, as 姊妹卓 replaces 卓胡 (docs/rules/weimaque.md, gap 14); "stack" lets the same 团圆 collect both."""
     gs = normalise_groups(groups(text))
     assert sum(len(cs) for _, cs in gs) == 20
     family = {"ba_peng_tou", "jia_ba_peng_tou", "zhuo_hu", "zimei_zhuo", "san_luan_zhuo", "zimei_zhuo_tuo",
@@ -366,7 +368,7 @@ def test_ba_peng_tou_and_zhuo_option(text: str, win_index: int, card: str, stack
         scored[setting] = w.total
     values = {"zhuo_hu": 20, "san_luan_zhuo": 60, "zimei_zhuo_tuo": 80}
     assert scored["stack"] - scored["replace"] == sum(values.get(k, 0) for k in stack - replace)
-    assert WeimaqueConfig().bapengtou_zhuo == "stack"
+    assert WeimaqueConfig().bapengtou_zhuo == "replace"
 
 
 def test_the_win_table_agrees_with_a_search() -> None:

@@ -27,8 +27,8 @@ class WinContext:
     reds: int
     tuanyuan: tuple[Card, ...]
     zhuo_tuanyuan: tuple[Card, ...]
-    """The 团圆 the 卓 family counts: all of them, or (``bapengtou_zhuo="replace"``) those not taken by a
-    八碰头 or 假八碰头."""
+    """The 团圆 the 卓 family counts: those not taken by a 八碰头 or 假八碰头 (``bapengtou_zhuo="replace"``, the
+    default), or all of them (``"stack"``)."""
     hard_xi: int
     hand_before: int
     last_card: bool
@@ -242,13 +242,14 @@ def context(groups: tuple[Group, ...], win_index: int, win_card: Card, *, hard: 
 
 
 def zhuo_tuanyuan(tuanyuan: tuple[Card, ...], config: WeimaqueConfig) -> tuple[Card, ...]:
-    """The 团圆 the 卓 family counts.  By default all (八碰头 and 卓胡 stack); with ``bapengtou_zhuo="replace"``
-    the two 团圆 a 八碰头 scores on, and those of the one 假八碰头 scored (the lowest number), count for no 卓.
+    """The 团圆 the 卓 family counts.  By default (``bapengtou_zhuo="replace"``, as 姊妹卓 replaces 卓胡) the two
+    团圆 a 八碰头 scores on, and those of the one 假八碰头 scored (the lowest number), count for no 卓; with
+    ``"stack"`` all of them do (八碰头 and 卓胡 stack).
 
-    >>> replace = WeimaqueConfig(bapengtou_zhuo="replace")
-    >>> zhuo_tuanyuan((2, 7, 17), WeimaqueConfig()), zhuo_tuanyuan((2, 7, 17), replace)
+    >>> stack = WeimaqueConfig(bapengtou_zhuo="stack")
+    >>> zhuo_tuanyuan((2, 7, 17), stack), zhuo_tuanyuan((2, 7, 17), WeimaqueConfig())
     ((2, 7, 17), (2,))
-    >>> zhuo_tuanyuan((2, 4, 12, 14), replace)  # 假八碰头 counts once: 三/叁 is taken, 五/伍 may still 卓
+    >>> zhuo_tuanyuan((2, 4, 12, 14), WeimaqueConfig())  # 假八碰头 counts once: 三/叁 is taken, 五/伍 may still 卓
     (4, 14)
     """
     twins = _twins(tuanyuan)
