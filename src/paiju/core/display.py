@@ -32,6 +32,7 @@ __all__ = [
     "name_seats",
     "result_block",
     "seat_block",
+    "seat_points",
     "table_block",
     "text",
     "who",
@@ -46,6 +47,12 @@ def who(seat: object) -> str:
     browser the person's or bot's name, the terminal 座位N / seat N), so no text names a seat by a bare number
     (docs/web.md, "Seats inside game texts")."""
     return f"{{seat:{seat}}}"
+
+
+def seat_points(points: Iterable[float]) -> str:
+    """Each seat's points after its name, ``{seat:0} +5  {seat:1} -5``: a bare list of numbers names nobody, and
+    a reader cannot tell which number is theirs (issue 33)."""
+    return "  ".join(f"{who(seat)} {p:+g}" for seat, p in enumerate(points))
 
 
 def name_seats(words: str, name: Callable[[int], str]) -> str:

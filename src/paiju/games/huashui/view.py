@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paiju.core.display import center, group, seat_block, table_block, who
+from paiju.core.display import center, group, seat_block, seat_points, table_block, who
 from paiju.core.terms import OMNISCIENT, Event, Seat, Text, View, text
 
 from .rules import WinPayment
@@ -228,9 +228,20 @@ def hand_title(hand: int, won: bool) -> Text:
 
 
 # ---- events --------------------------------------------------------------------------------------
-_HOW = {"self": ("自摸", "self-drawn"), "discard": ("点炮", "on a discard"), "rob": ("抢杠", "robbing the kong")}
 _KONG = {KONG_CONCEALED: ("暗杠", "concealed kong"), "kong_added": ("过路杠", "added kong"),
          "kong_exposed": ("放杠", "kong on a discard")}
+
+
+def _won(how: str, winners: list[int], payer: Any, tz: str, te: str) -> tuple[str, str]:
+    """Who won on what, in both languages.  点炮 names the one whose discard was won on, never the winner: "胡 东，
+    阿禄 点炮" (issue 33); a robbed kong names the seat that added to its pung."""
+    zh_who, en_who = "、".join(who(w) for w in winners), ", ".join(who(w) for w in winners)
+    en_verb = "wins" if len(winners) == 1 else "win"
+    if how == "self":
+        return f"{zh_who} 自摸 {tz}", f"{en_who} {en_verb} on a self-drawn {te}"
+    if how == "rob":
+        return f"{zh_who} 抢 {who(payer)} 的杠 {tz}", f"{en_who} {en_verb} on {te}, robbing {who(payer)}'s kong"
+    return f"{zh_who} 胡 {tz}，{who(payer)} 点炮", f"{en_who} {en_verb} on {te}, discarded by {who(payer)}"
 
 
 def _tile(t: Any) -> tuple[str, str]:
@@ -261,18 +272,16 @@ def event_text(event: Event) -> Text:
         return text(f"跟庄 {tz}：庄家付每家 {event.get('amount')}",
                     f"follow the dealer on {te}: the dealer pays each {event.get('amount')}")
     if kind == "win":
-        how = _HOW.get(str(event.get("how")), ("", ""))
         winners = event.get("seats", [])
         hands = event.get("hands", {})
         shown_zh = "；".join(f"{who(w)}：{''.join(_tile(t)[0] for t in h)}" for w, h in hands.items())
         shown_en = "; ".join(f"{who(w)}: {' '.join(h)}" for w, h in hands.items())
-        return text(f"胡！{'、'.join(who(w) for w in winners)} {how[0]} {tz} · {shown_zh}",
-                    f"win: {', '.join(who(w) for w in winners)} {how[1]} {te} · {shown_en}")
+        won_zh, won_en = _won(str(event.get("how")), winners, event.get("from"), tz, te)
+        return text(f"胡！{won_zh} · {shown_zh}", f"win: {won_en} · {shown_en}")
     if kind == "drawn_hand":
         return text("流局：牌墙摸完", "drawn hand: the wall is empty")
     if kind == "settlement":
-        scores = " ".join(f"{p:+d}" for p in event.get("scores", []))
-        totals = " ".join(f"{p:+d}" for p in event.get("totals", []))
+        scores, totals = seat_points(event.get("scores", [])), seat_points(event.get("totals", []))
         title = event.get("title") or text("", "")
         return text(f"{title['zh']} {scores} · 累计 {totals}", f"{title['en']} {scores} · totals {totals}")
     if kind == "hand_start":
@@ -280,7 +289,7 @@ def event_text(event: Event) -> Text:
         return text(f"第{event.get('hand')}局：庄家 {who(event.get('dealer'))}，骰子 {dice[0]}+{dice[1]}",
                     f"hand {event.get('hand')}: dealer {who(event.get('dealer'))}, dice {dice[0]}+{dice[1]}")
     if kind == "match_over":
-        totals = " ".join(f"{p:+d}" for p in event.get("totals", []))
+        totals = seat_points(event.get("totals", []))
         return text(f"终局 {totals}", f"match over {totals}")
     plain = " ".join(f"{k}={v}" for k, v in event.items())
     return text(plain, plain)

@@ -42,5 +42,6 @@ class ShengjiConfig(RulesConfig):
         200, zh="每盘苍蝇罚分上限（双方合计）", en="failed-throw penalty points per hand, both sides together",
         min=0, max=2000)
     end_on_shutout: bool = option(
-        True, zh="光头、全捡直接过局", en="光头 (attackers 0) and 全捡 (attackers take every point) end the match")
+        True, zh="光头、全捡直接过局",
+        en="a shutout (attackers take 0) or a sweep (attackers take every point) ends the match")
 

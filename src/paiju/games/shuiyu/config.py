@@ -25,39 +25,39 @@ class ShuiyuConfig(RulesConfig):
         labels={"next": ("下家坐庄", "the seat after the banker"), "keep": ("连庄", "the banker keeps the bank"),
                 "winner": ("赢家坐庄", "the round's biggest winner")})
     zero_sum: bool = option(True, zh="对家得分（零和）", en="the other side gains what the drinker drinks")
-    allow_force: bool = option(True, zh="允许强奸", en="allow 强奸 (open, both groups win)")
-    allow_attack: bool = option(True, zh="允许进攻", en="allow 进攻 (covered, both groups win)")
-    allow_push: bool = option(True, zh="允许走水", en="allow 走水 (ask to call it even)")
+    allow_force: bool = option(True, zh="允许强奸", en="allow a force (open: both groups win, however split)")
+    allow_attack: bool = option(True, zh="允许进攻", en="allow an attack (covered: both groups win)")
+    allow_push: bool = option(True, zh="允许走水", en="allow a push (covered: ask to call it even)")
     force_rearrange: Literal["player", "banker"] = option(
-        "player", zh="强奸时庄家组谁的牌", en="强奸: whose cards the banker re-splits",
+        "player", zh="强奸时庄家组谁的牌", en="a force: whose cards the banker re-splits",
         labels={"player": ("闲家的牌（任由庄家组合自己的牌）", "the player's (the page's reading)"),
                 "banker": ("庄家自己的牌", "the banker's own")})
     banker_shows: Literal["challengers", "all"] = option(
         "challengers", zh="庄家亮牌给谁", en="the banker shows its hand to",
         labels={"challengers": ("需比牌的闲家", "the players it must compare with"), "all": ("所有人", "everyone")})
     # the drinking table (page §六), 1 = one drink
-    mult_kill_believed: int = option(1, zh="杀·信", en="kill believed (一.1)", min=0, max=100)
-    mult_doubt: int = option(2, zh="不信后比牌", en="doubt then compare (一.2/3/5/6)", min=0, max=100)
-    mult_force: int = option(3, zh="强奸", en="强奸 (一.7)", min=0, max=100)
-    mult_attack_refused: int = option(1, zh="进攻·庄不接受", en="attack refused (一.8)", min=0, max=100)
-    mult_attack_drink: int = option(1, zh="进攻·同意喝", en="attack accepted, attacker drinks (一.8)",
+    mult_kill_believed: int = option(1, zh="杀·信", en="kill believed (rule 1.1)", min=0, max=100)
+    mult_doubt: int = option(2, zh="不信后比牌", en="doubt then compare (rules 1.2/3/5/6)", min=0, max=100)
+    mult_force: int = option(3, zh="强奸", en="a force (rule 1.7)", min=0, max=100)
+    mult_attack_refused: int = option(1, zh="进攻·庄不接受", en="attack refused (rule 1.8)", min=0, max=100)
+    mult_attack_drink: int = option(1, zh="进攻·同意喝", en="attack accepted, attacker drinks (rule 1.8)",
                                     min=0, max=100)
-    mult_attack_compare: int = option(2, zh="进攻·比牌", en="attack compared (一.8)", min=0, max=100)
-    mult_push_drink: int = option(1, zh="走水·认可", en="push denied, player drinks (一.9)", min=0, max=100)
-    mult_push_compare: int = option(2, zh="走水·比牌", en="push compared (一.9)", min=0, max=100)
-    mult_cover_called: int = option(2, zh="盖牌·庄开牌", en="covered hand called (一.10/11)", min=0, max=100)
-    mult_cover_conceded: int = option(1, zh="盖牌·庄认输", en="covered hand conceded (一.12)", min=0, max=100)
-    mult_shuiyu: int = option(2, zh="水鱼", en="水鱼 (二.1/2/5)", min=0, max=100)
-    mult_zhizun: int = option(4, zh="至尊", en="至尊 (二.3/4/6)", min=0, max=100)
+    mult_attack_compare: int = option(2, zh="进攻·比牌", en="attack compared (rule 1.8)", min=0, max=100)
+    mult_push_drink: int = option(1, zh="走水·认可", en="push denied, player drinks (rule 1.9)", min=0, max=100)
+    mult_push_compare: int = option(2, zh="走水·比牌", en="push compared (rule 1.9)", min=0, max=100)
+    mult_cover_called: int = option(2, zh="盖牌·庄开牌", en="covered hand called (rules 1.10/11)", min=0, max=100)
+    mult_cover_conceded: int = option(1, zh="盖牌·庄认输", en="covered hand conceded (rule 1.12)", min=0, max=100)
+    mult_shuiyu: int = option(2, zh="水鱼", en="a shuiyu, two pairs (rules 2.1/2/5)", min=0, max=100)
+    mult_zhizun: int = option(4, zh="至尊", en="a zhizun, four of a kind (rules 2.3/4/6)", min=0, max=100)
     # the page's holes
     walk_doubted_banker_bigger: Literal["player", "banker"] = option(
         "player", zh="走过·不信·庄大 谁喝", en="walk doubted, banker bigger: who drinks",
         labels={"player": ("闲家喝", "the player"), "banker": ("庄家喝", "the banker")})
     force_walk: Literal["player", "nobody"] = option(
-        "player", zh="强奸走过 谁喝", en="强奸 ending in a walk: who drinks",
+        "player", zh="强奸走过 谁喝", en="a force ending in a walk: who drinks",
         labels={"player": ("闲家喝", "the player"), "nobody": ("都不喝", "nobody")})
     attack_walk: Literal["attacker", "nobody"] = option(
-        "attacker", zh="进攻比牌走过 谁喝", en="进攻 compared, walk: who drinks",
+        "attacker", zh="进攻比牌走过 谁喝", en="an attack compared to a walk: who drinks",
         labels={"attacker": ("进攻者喝", "the attacker"), "nobody": ("都不喝", "nobody")})
 
     def validate(self) -> None:

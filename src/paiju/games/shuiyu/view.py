@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from paiju.core.cards import card_text, parse_card, pretty
-from paiju.core.display import group, result_block, seat_block, table_block, who
+from paiju.core.display import group, result_block, seat_block, seat_points, table_block, who
 from paiju.core.errors import NotationError
 from paiju.core.terms import OMNISCIENT, Event, Text, View, text
 
@@ -299,7 +299,7 @@ def event_text(event: Event) -> Text:
         return text("回应：" + "  ".join(f"{who(p)} {w[0]}" for p, w in rs),
                     "responses: " + "  ".join(f"{who(p)} {w[1]}" for p, w in rs))
     if kind == "settlement":
-        totals = " ".join(f"{p}:{v:g}" for p, v in enumerate(event["totals"]))
+        totals = seat_points(event["totals"])
         return text("\n".join([f"第{event['round']}局结算", *(f"  {ln['zh']}" for ln in event["lines"]),
                                f"  总分 {totals}"]),
                     "\n".join([f"round {event['round']} settlement", *(f"  {ln['en']}" for ln in event["lines"]),
@@ -308,7 +308,7 @@ def event_text(event: Event) -> Text:
         return text(f"第{event['round']}局发牌，庄家：{who(event['banker'])}",
                     f"round {event['round']} dealt, banker: {who(event['banker'])}")
     if kind == "match_end":
-        totals = " ".join(f"{p}:{v:g}" for p, v in enumerate(event["totals"]))
+        totals = seat_points(event["totals"])
         return text(f"终局，总分 {totals}", f"match over, totals {totals}")
     plain = " ".join(f"{k}={v}" for k, v in event.items())
     return text(plain, plain)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from paiju.core.display import GroupBlock, center, result_block, seat_block, table_block, who
+from paiju.core.display import GroupBlock, center, result_block, seat_block, seat_points, table_block, who
 from paiju.core.errors import NotationError
 from paiju.core.terms import OMNISCIENT, Event, Seat, Text, View, text
 
@@ -249,7 +249,7 @@ def _card(token: Any) -> tuple[str, str]:
 
 
 def _scores(points: list[float]) -> str:
-    return " ".join(f"{p:+g}" for p in points)
+    return seat_points(points)
 
 
 def event_text(event: Event) -> Text:
