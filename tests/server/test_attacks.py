@@ -45,6 +45,7 @@ def code_of(r: httpx.Response) -> str:
 def test_a_stranger_cannot_fill_or_strip_a_waiting_tables_bots(room: LiveServer) -> None:
     owner, seated, stranger = room.client("owner"), room.client("seated"), room.client("stranger")
     tid = owner.ok("/api/tables", {"game": "toy"})["id"]
+    owner.ok(f"/api/tables/{tid}/leave")  # the creator gives up the seat a new table gives it: owner, not seated
     seated.ok(f"/api/tables/{tid}/sit", {"seat": 0})
     r = stranger.post(f"/api/tables/{tid}/bots")
     assert r.status_code == 403 and code_of(r) == "not_allowed"

@@ -76,7 +76,7 @@ def test_a_ban_ends_sessions_refuses_login_and_seats_and_is_logged(hosted: LiveS
     bad = register(hosted, "rude_one", password="sekrit-pass")
     tid = boss.ok("/api/tables", {"game": "toy"})["id"]
     elsewhere = boss.ok("/api/tables", {"game": "toy"})["id"]
-    bad.ok(f"/api/tables/{elsewhere}/sit", {"seat": 0})
+    bad.ok(f"/api/tables/{elsewhere}/sit", {"seat": 1})  # seat 0 is the creator's
     sock = bad.socket(elsewhere)
     sock.recv()
     before = time.time()

@@ -85,7 +85,9 @@ def test_creating_tables_validates_every_option(server: LiveServer) -> None:
         assert r.json()["error"]["code"] == code and needle in r.json()["error"]["message"], r.json()
     t = me.ok("/api/tables", {"game": "toy", "config": {"hand_size": 2}, "turn_seconds": 15, "claim_seconds": 5})
     assert t["config"] == {"hand_size": 2} and t["turn_seconds"] == 15 and t["claim_seconds"] == 5
-    assert t["status"] == "waiting" and [s["player"] for s in t["seats"]] == [None, None, None]
+    # the creator sits in seat 0 at once (issue 33: a newcomer who filled the seats with bots watched them play)
+    assert t["status"] == "waiting" and [s["player"] for s in t["seats"]] == [{"id": me.id, "nickname": "owner"},
+                                                                             None, None]
     assert "seed" not in t  # whoever knows the seed knows every card
     # 0 (untimed) and the 5-second minimum are accepted; a claim window may be shorter than a turn.
     assert me.ok("/api/tables", {"game": "toy", "turn_seconds": 0})["turn_seconds"] == 0

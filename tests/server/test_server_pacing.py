@@ -159,6 +159,7 @@ def test_a_table_of_bots_deals_without_pacing(tmp_path: Path) -> None:
     with LiveServer(fast_settings(tmp_path, claim_seconds=0.2), bot_factory=first_bot) as s:
         owner = s.client("owner")
         tid = owner.ok("/api/tables", {"game": "shengji", "seed": 3, "pace_seconds": 2.0})["id"]
+        owner.ok(f"/api/tables/{tid}/leave")  # the seat a new table gives its creator: to a bot as well
         owner.ok(f"/api/tables/{tid}/bots")
         owner.ok(f"/api/tables/{tid}/start")
         assert wait_dealt(s, tid, 20) < 10, "51 steps of 2 s would take 102 s: the bots' deal was paced"
@@ -237,6 +238,7 @@ def test_a_table_of_bots_does_not_pause(tmp_path: Path) -> None:
     with LiveServer(fast_settings(tmp_path, next_hand_seconds=60), bot_factory=first_bot) as s:
         owner = s.client("owner")
         tid = owner.ok("/api/tables", {"game": "shuiyu", "seed": 2, "config": {"seats": 4, "rounds": 3}})["id"]
+        owner.ok(f"/api/tables/{tid}/leave")  # the seat a new table gives its creator: to a bot as well
         owner.ok(f"/api/tables/{tid}/bots")
         owner.ok(f"/api/tables/{tid}/start")
         end = time.monotonic() + 20

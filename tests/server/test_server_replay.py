@@ -68,6 +68,7 @@ def test_a_shengji_replay_splits_the_match_into_hands(server: LiveServer) -> Non
     a = server.client("a")
     info = a.ok("/api/tables", {"game": "shengji", "config": {"max_hands": 2}, "seed": 9})
     tid = info["id"]
+    a.ok(f"/api/tables/{tid}/leave")  # the seat a new table gives its creator: to a bot as well
     a.ok(f"/api/tables/{tid}/bots")
     a.ok(f"/api/tables/{tid}/start")  # four bots play it out
     sock = a.socket(tid)

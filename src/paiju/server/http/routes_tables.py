@@ -62,7 +62,7 @@ TABLE_OPTIONS = [
     {"name": "claim_seconds", "type": "float", "zh": "抢牌时限（秒，0 为不限）", "en": "claim window (s, 0 = untimed)",
      "choices": None},
     {"name": "pace_seconds", "type": "float", "zh": "发牌节奏（每轮秒数，升级边发边亮）",
-     "en": "deal pace (s per round of cards, 升级's bidding deal)", "choices": None},
+     "en": "deal pace (s per round of cards, bidding as shengji deals)", "choices": None},
     {"name": "next_hand_seconds", "type": "float", "zh": "两局之间最多等待（秒，0 为不等）",
      "en": "pause between hands at most (s, 0 = none)", "choices": None},
     {"name": "claim_pause", "type": "float", "zh": "每次出牌后统一等待（秒，0 为不等；看不出谁能碰胡）",
@@ -255,6 +255,7 @@ async def create_table(request: Request) -> Response:
         player, game, data.get("config"), turn_seconds=data.get("turn_seconds"),
         claim_seconds=data.get("claim_seconds"), private=private, rated=None if rated else False,
         options={name: data[name] for name in ROOM_OPTIONS if data.get(name) is not None}, **fixed)
+    await table.sit(player, 0)  # a table is made to play at: its creator sits in the first seat at once
     await limits.made_table(player.id, address)
     await room_of(request).db.run(lambda c: scoring.set_rule(c, table.id, escape))
     return JSONResponse(table.info(for_player=player), status_code=201)
@@ -266,10 +267,18 @@ async def get_table(request: Request) -> Response:
     room, tid = room_of(request), request.path_params["table_id"]
     if room.cluster.enabled and tid not in room.tables and await room.cluster.owner_of(tid):  # type: ignore[attr-defined]
         info = await room.cluster.call(tid, "info", player, {"invite": request.query_params.get("invite")})  # type: ignore[attr-defined]
-        return JSONResponse(info)
+        return JSONResponse(await _with_escape(request, info))
     table = await room.get_or_load(tid)
     table.check_invite(player, request.query_params.get("invite"))
-    return JSONResponse(table.info(for_player=player))
+    return JSONResponse(await _with_escape(request, table.info(for_player=player)))
+
+
+async def _with_escape(request: Request, info: dict[str, Any]) -> dict[str, Any]:
+    """The table with what leaving it mid-match costs (``escape``: the table's rule and its words), which the
+    leave prompt states; the room itself never knows the ledger's rules."""
+    tid, game = str(info["id"]), str(info["game"])
+    rule = await room_of(request).db.run(lambda c: scoring.escape_rule_of(c, tid, game))
+    return {**info, "escape": {"rule": rule, **ESCAPE_LABELS[rule]}}
 
 
 @api

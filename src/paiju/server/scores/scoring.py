@@ -291,6 +291,12 @@ def _rule(conn: Connection, table_id: str, game: str) -> str:
     return escape_rule(game, chosen)
 
 
+def escape_rule_of(conn: Connection, table_id: str, game: str) -> str:
+    """The escape rule a table books by (its creator's choice, else the game's default): what the leave prompt
+    tells a person before they leave."""
+    return _rule(conn, table_id, game)
+
+
 def set_rule(conn: Connection, table_id: str, rule: str | None, rematch_of: str | None = None) -> None:
     """A new table's escape rule (None: the game's default) and the match it is a rematch of."""
     conn.execute(lg.table_scoring.insert().values(table_id=table_id, escape=rule, booked_at=None,
