@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import socket
 import threading
@@ -29,6 +30,34 @@ MY_PLAYABLE = ".seat.me .hand .card.playable:not(.pending)"
 room answers, so waiting for plain ``.playable`` right after a play can match the old turn."""
 
 
+SERVER_LOGGERS = ("paiju", "uvicorn", "starlette", "websockets", "asyncio")
+"""The loggers a card room in this process writes to (the app, the HTTP server under it, the event loop)."""
+
+
+class ServerLog(logging.Handler):
+    """The card rooms' log lines at WARNING and above, in order, also written to ``test-artifacts/server.log``.
+
+    A room can go wrong where no page shows it (a bot's move refused, a task that died): every browser test
+    fails on an ERROR line logged while it ran, so the suite's server log stays free of them."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+        self.addFilter(lambda r: r.name.split(".")[0] in SERVER_LOGGERS)
+        self.path = path
+        path.write_text("", encoding="utf-8")
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+        with contextlib.suppress(OSError), self.path.open("a", encoding="utf-8") as f:
+            f.write(self.format(record) + "\n")
+
+    def errors(self, since: int = 0) -> list[str]:
+        """The ERROR (and worse) lines from record ``since`` on, formatted (with their traceback)."""
+        return [self.format(r) for r in self.records[since:] if r.levelno >= logging.ERROR]
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -42,8 +71,9 @@ def serve_room(app: Any, name: str, **config: Any) -> Iterator[str]:
     import uvicorn
 
     port = _free_port()
+    # log_config=None: uvicorn's loggers pass their records on to the root logger, where ServerLog reads them
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on",
-                                        **config))
+                                        log_config=None, **config))
     thread = threading.Thread(target=srv.run, name=name, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -62,6 +92,29 @@ def serve_room(app: Any, name: str, **config: Any) -> Iterator[str]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def server_log(artifacts: Path) -> Iterator[ServerLog]:
+    """What every card room of the browser tests logs (the package's room and any a module starts itself)."""
+    handler = ServerLog(artifacts / "server.log")
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        root.removeHandler(handler)
+
+
+@pytest.fixture(autouse=True)
+def no_server_errors(server_log: ServerLog) -> Iterator[None]:
+    """Fail the test when a card room logged an ERROR line while it ran (docs/web.md, "Browser tests")."""
+    start = len(server_log.records)
+    yield
+    errors = server_log.errors(since=start)
+    if errors:
+        pytest.fail(f"the card room logged {len(errors)} ERROR line(s) during this test:\n" + "\n".join(errors[:5]),
+                    pytrace=False)
 
 
 HOST = ("host_b", "a good password", "管理员")
@@ -209,8 +262,8 @@ class Room:
 
     def dealt_table(self, page: Any, game: str, deal: Any, options: dict[str, Any] | None = None,
                     **table: Any) -> str:
-        """A table with a scripted first deal, opened in ``page``; the person sits in seat 0, bots fill the rest
-        and the game starts."""
+        """A table with a scripted first deal, opened in ``page``; the person (its creator) sits in seat 0, bots
+        fill the rest and the game starts."""
         body = {"game": game, "config": options or {}, "deal": deal, "seed": 1, **table}
         tid = str(api_post(page, "/api/tables", body)["id"])
         page.goto(f"{self.base}/t/{tid}")
@@ -220,7 +273,12 @@ class Room:
         return tid
 
     def sit(self, page: Any, seat: int) -> None:
-        page.click(f'.seat-row[data-seat="{seat}"] button.sit')
+        """Take ``seat``; nothing to do where the person sits already (a table seats its creator in seat 0)."""
+        row = page.locator(f'.seat-row[data-seat="{seat}"]')
+        row.wait_for()
+        if row.locator(".you-badge").count():
+            return
+        row.locator("button.sit").click()
         page.wait_for_selector(f'.seat-row[data-seat="{seat}"] .you-badge')
 
     def fill_bots_and_start(self, page: Any) -> None:

@@ -46,3 +46,12 @@ def _tiles(hand: str) -> list[str]:
             out.extend(d + ch for d in digits)
             digits = ""
     return out
+
+
+def huashui_discard_deal() -> dict[str, Any]:
+    """Seat 0 deals: its first decision is a discard from fourteen tiles (two pairs among them), with no win
+    and no kong to declare."""
+    hands = ["123m456m789m1z1z9s9s5p", "234p567p789p24s55s", "147m258p36s23456z", "258m369p147s2345z"]
+    used = Counter(t for h in hands for t in _tiles(h))
+    assert max(used.values()) <= 4 and [len(_tiles(h)) for h in hands] == [14, 13, 13, 13]
+    return {"dealer": 0, "dice": [3, 4], "hands": hands}

@@ -1,5 +1,6 @@
 """Autoplay (托管) in the browser: the button on your own seat hands it to the bot and takes it back, every
-viewer's seat shows 托管, and the page keeps to the room's Content-Security-Policy (no inline script)."""
+viewer's seat shows 托管, the button reads clearly, and the page keeps to the room's Content-Security-Policy (no
+inline script)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                         turn_seconds=0.0, claim_seconds=0.0, bot_delay_seconds=1.0, grace_seconds=600.0)
     with serve_room(create_app(settings), "autoplay-room", proxy_headers=False) as url:
         yield url
+
+
+CONTRAST = """(el) => {
+    const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => {
+        const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const c = getComputedStyle(el);
+    const fg = rgb(c.color), bg = rgb(c.backgroundColor);
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    return {color: c.color, background: c.backgroundColor, opaque: bg.length === 3 || bg[3] === 1,
+            ratio: (a + 0.05) / (b + 0.05)};
+}"""
+"""The WCAG contrast ratio of an element's text against its own background (which must be opaque)."""
 
 
 def seq_of(page: Any) -> int:
@@ -66,3 +82,23 @@ def test_autoplay_on_and_off_from_the_seat_shown_to_everyone(room: Any, server: 
     watcher.wait_for_selector('.seat[data-seat="0"] .autoplay-badge', state="detached")
     assert page.locator(".seat.me #autoplay").inner_text() == "托管"
     assert not blocked, blocked
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_the_autoplay_button_is_readable(screen: str, room: Any) -> None:
+    """The button on your own seat lies on the white-lettered board: its text must stand out from its own
+    background, off and on, on a desktop and on a phone (issue 33: it was white on white)."""
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    page = room.enter("看得清", **(phone if screen == "phone" else {}))
+    room.create_table(page, "demo", {"style": "tile", "players": 2, "hands": 3}, windows={"turn_seconds": 0})
+    room.sit(page, 0)
+    room.fill_bots_and_start(page)
+    page.wait_for_selector(MY_PLAYABLE)
+    button = page.locator(".seat.me #autoplay")
+    for state in ("off", "on"):
+        if state == "on":
+            button.click()
+            page.wait_for_selector(".seat.me #autoplay.on")
+        seen = button.evaluate(CONTRAST)
+        assert seen["opaque"], f"{screen}, autoplay {state}: the button's background is see-through: {seen}"
+        assert seen["ratio"] >= 4.5, f"{screen}, autoplay {state}: {seen['color']} on {seen['background']}"

@@ -115,7 +115,7 @@ EVENTS = [
      "老王 declares a concealed kong"),
     ({"type": "win", "seats": [0], "how": "discard", "from": 1}, "老王 胡（阿禄 打出）", "老王 wins (from Alu)"),
     ({"type": "win", "seats": [0, 1], "how": "discard", "from": 2}, "老王、阿禄 都胡（一炮多响）（3 号位 打出）",
-     "老王、Alu all win on it (from Seat 3)"),
+     "老王, Alu all win on it (from Seat 3)"),
     ({"type": "trump", "trump": "H", "dealer": 1}, "定主 ♥，阿禄 坐庄", "Trump ♥; Alu deals"),
     ({"type": "trump", "trump": None, "dealer": 0}, "定主 无主，老王 坐庄", "Trump no-trump; 老王 deals"),
     ({"type": "hand_start", "hand": 2, "dealer": 0}, "第 2 局开始，老王 坐庄", "Hand 2 starts; 老王 deals"),

@@ -3,14 +3,14 @@
 // (seat, cards, winner, from, ...), every seat named by its person's or bot's name.
 
 import { renderCards, richText } from "./cards.js";
-import { t, tMaybe } from "./i18n.js";
+import { listOf, t, tMaybe } from "./i18n.js";
 import { say, seatName } from "./names.js";
 
 const KONG_KIND = { concealed: "ev_kong_concealed", added: "ev_kong_added" };
 const TRUMP = { S: "♠", H: "♥", C: "♣", D: "♦" };
 
 function namesOf(seat, namer) {
-  if (Array.isArray(seat)) return seat.map((x) => namesOf(x, namer)).join("、");
+  if (Array.isArray(seat)) return listOf(seat.map((x) => namesOf(x, namer)));
   return typeof seat === "number" ? namer(seat) : "";
 }
 

@@ -40,6 +40,9 @@ const STRINGS = {
     leave: "离座",
     leave_game_hint: "离开这局：机器人替你打完",
     leave_game_confirm: "离开这局？机器人会替你打完，离桌会被记录。",
+    leave_game_confirm_escape: "离开这局？机器人会替你打完，算作逃跑：{penalty}。",
+    leave_game_confirm_casual: "离开这局？机器人会替你打完（娱乐局，不记分）。",
+    list_sep: "、",
     remove_bot: "请走机器人",
     move_here: "换到这里",
     fill_bots: "空位加机器人",
@@ -281,6 +284,11 @@ const STRINGS = {
     ev_calls: "叫牌：",
     ev_responses: "回应：",
     ev_other: "{who} {what}",
+    ev_left: "{who} 离开了牌桌，机器人接着打",
+    ev_kicked: "{who} 被管理员请出牌桌，机器人接着打",
+    ev_disconnected: "{who} 掉线没回来，机器人接着打",
+    loupe_close: "收起放大的牌",
+    loupe_hint: "点放大的牌",
     // playing with friends, hosts (friends.js, host.js)
     my_data: "下载我的数据",
     my_data_hint: "（JSON 文件：账号、每场牌局、每笔积分）",
@@ -390,6 +398,9 @@ const STRINGS = {
     leave: "Leave",
     leave_game_hint: "Leave the game: a bot finishes it for you",
     leave_game_confirm: "Leave this game? A bot plays your seat to the end, and the departure is recorded.",
+    leave_game_confirm_escape: "Leave this game? A bot plays your seat to the end, and it counts as an escape: {penalty}.",
+    leave_game_confirm_casual: "Leave this game? A bot plays your seat to the end (a casual match: nothing is booked).",
+    list_sep: ", ",
     remove_bot: "Remove the bot",
     move_here: "Move here",
     fill_bots: "Fill with bots",
@@ -631,6 +642,11 @@ const STRINGS = {
     ev_calls: "Calls: ",
     ev_responses: "Responses: ",
     ev_other: "{who} {what}",
+    ev_left: "{who} left the table; a bot plays on",
+    ev_kicked: "{who} was removed by a host; a bot plays on",
+    ev_disconnected: "{who} lost the connection and did not come back; a bot plays on",
+    loupe_close: "Close the enlarged cards",
+    loupe_hint: "Tap an enlarged card",
     // playing with friends, hosts (friends.js, host.js)
     my_data: "Download my data",
     my_data_hint: "(a JSON file: your account, your matches, every score entry)",
@@ -747,6 +763,11 @@ export function t(key, vars = {}) {
   const table = STRINGS[current] || STRINGS.zh;
   const text = table[key] ?? STRINGS.zh[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+}
+
+/** Items read as a list in the chosen language: 甲、乙、丙 / A, B, C. */
+export function listOf(items) {
+  return items.join(t("list_sep"));
 }
 
 /** A {zh, en} pair from the server in the current language (plain strings pass through). */

@@ -5,7 +5,7 @@
 
 import { api, ApiError } from "./api.js";
 import { drawBoard, eventLine, resultTable, seatLabel } from "./board.js";
-import { useSeats } from "./names.js";
+import { say, useSeats } from "./names.js";
 import { richText } from "./cards.js";
 import { fill, h, toast } from "./dom.js";
 import { ratedBadge } from "./rated.js";
@@ -121,7 +121,7 @@ export function showReplay(ctx, tableId, invite, startStep) {
         h("button", { class: "link back", onclick: () => ctx.navigate("/") }, "‹ ", t("back_to_lobby")),
         h("span", { class: "top-game" }, t("replay_of", { game })),
         ratedBadge(s.index.table.rated, "replay-rated"), // a casual match is marked casual (issue 34)
-        view?.table?.phase ? h("span", { class: "phase" }, tx(view.table.phase)) : null,
+        view?.table?.phase ? h("span", { class: "phase" }, say(view.table.phase, seatName)) : null,
         h("span", { class: "spacer" }),
         h("button", { class: "small", id: "replay-series",
           onclick: () => ctx.navigate(`/series/${encodeURIComponent(tableId)}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`) },
@@ -141,19 +141,19 @@ export function showReplay(ctx, tableId, invite, startStep) {
         h("input", { type: "range", min: "0", max: String(total), value: String(s.step), id: "replay-slider", "aria-label": t("step_of", { n: s.step, total }),
           oninput: (e) => go(Number(e.target.value)) }),
         h("div", { class: "replay-step", id: "replay-step" }, step
-          ? [h("strong", {}, `${seatName(step.seat)}: `), richText(tx(step) || step.action, style),
+          ? [h("strong", {}, `${seatName(step.seat)}: `), richText(say(step, seatName) || step.action, style),
             (step.events || []).length ? h("ul", { class: "replay-events" }, step.events.map((ev) => h("li", {}, eventLine(ev, style, seatName)))) : null]
           : h("span", { class: "muted" }, t("start_pos"))),
         h("p", { class: "muted small-print" }, t("replay_keys"))),
       atHandEnd ? h("section", { class: "card-panel", id: "replay-hand-result" },
-        h("h2", {}, tx(hand.result.title) || t("result")),
+        h("h2", {}, say(hand.result.title, seatName) || t("result")),
         h("div", { class: "result-scroll" }, resultTable(hand.result, { n: s.index.table.seats.length, seats: s.index.table.seats, mine: null, totals: view?.totals, style })))
         : null,
       h("details", { class: "card-panel", id: "replay-hands", open: false },
         h("summary", {}, t("hand_results")),
         hands.map((x) => h("div", { class: "replay-hand" },
           h("button", { class: "link", dataset: { hand: String(x.hand) }, onclick: () => go(x.last) },
-            x.result ? tx(x.result.title) : t("hand_of", { k: x.hand, n: hands.length })),
+            x.result ? say(x.result.title, seatName) : t("hand_of", { k: x.hand, n: hands.length })),
           x.result ? resultTable(x.result, { n: s.index.table.seats.length, seats: s.index.table.seats, mine: null, style }) : null))),
     ));
   }

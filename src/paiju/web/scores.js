@@ -3,7 +3,7 @@
 import { accountPanel } from "./account.js";
 import { api, ApiError, player } from "./api.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
-import { lang, t, tx } from "./i18n.js";
+import { lang, listOf, t, tx } from "./i18n.js";
 import { ratedBadge } from "./rated.js";
 
 let gamesCache = null;
@@ -74,7 +74,7 @@ export function showProfile(ctx, playerId, own) {
     return h("tr", { class: "ledger-row", dataset: { table: e.table || "", reason: e.reason } },
       h("td", { class: "muted nowrap" }, when(e.at)),
       h("td", {}, gameName(state.games, e.game)),
-      h("td", {}, e.casual ? null : reason, e.casual || m?.rated === false ? ratedBadge(false) : null, voided.length ? h("div", { class: "muted small-print" }, t("voided_hands", { hands: voided.join("、") })) : null),
+      h("td", {}, e.casual ? null : reason, e.casual || m?.rated === false ? ratedBadge(false) : null, voided.length ? h("div", { class: "muted small-print" }, t("voided_hands", { hands: listOf(voided) })) : null),
       h("td", {}, detail),
       h("td", { class: ["num", e.points == null ? "muted" : scoreClass(e.points)] }, e.points == null ? "—" : signed(e.points)),
       h("td", { class: "num" }, e.balance == null ? "" : String(e.balance)),

@@ -9,7 +9,7 @@ import { drawBoard, eventLine, resultReveal, resultTable, seatBadges } from "./b
 import { cardsInAction, cardText, renderCard, richText } from "./cards.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
 import { addReportButtons, Bubbles, openReport, openSeries, phraseBar, phrases, roomNumberBox } from "./friends.js";
-import { errorText, lang, t, verbLabel } from "./i18n.js";
+import { errorText, lang, listOf, t, tx, verbLabel } from "./i18n.js";
 import { flyAway, flyIn, lift, reducedMotion } from "./motion.js";
 import { botName, say, seatName, useSeats } from "./names.js";
 import { onPrefChange, pref, setPref } from "./prefs.js";
@@ -24,6 +24,8 @@ const CARD_BUTTONS_MAX = 3; // card-clickable actions also get buttons when ther
 const PING_EVERY_MS = 10_000; // the client asks the server for a pong this often ...
 const PONG_WAIT_MS = 5_000; // ... and takes the connection for dead when none comes back in this time
 const STRENGTHS = ["easy", "normal", "strong"]; // the bot strengths every game offers (docs/protocol.md, POST /bots)
+const FINGER = 32; // px: the narrowest card a finger can aim at; a narrower one is enlarged first (the loupe)
+const touchScreen = () => matchMedia("(pointer: coarse)").matches || matchMedia("(hover: none)").matches;
 
 export function showTable(ctx, tableId, invite) {
   const me = player();
@@ -47,6 +49,7 @@ export function showTable(ctx, tableId, invite) {
     clockOffset: 0, // server time − local time, seconds
     confirming: null, // {action, label} waiting for "confirm before playing"
     decisionKey: null, // what the current decision is, to notice a new one
+    loupe: null, // {index, scroll}: the part of your hand enlarged by a touch, around card `index`
   };
   let alive = true;
   let ws = null;
@@ -66,10 +69,17 @@ export function showTable(ctx, tableId, invite) {
   useSeats(() => s.info?.seats || null);
   const offPrefs = onPrefChange(() => render());
 
+  // Seats as a list in the chosen language, each by its name ("甲、乙、丙").  Not `seats.map(seatName)`:
+  // map's second argument, the index, would be taken for seatName's list of seats.
+  function namesOf(seats) {
+    return listOf(seats.map((i) => seatName(i)));
+  }
+
   // ---- data ------------------------------------------------------------------------------------
   async function loadInfo() {
     try {
       s.info = await api.table(tableId, invite);
+      if (s.info?.escape) s.escape = s.info.escape; // what leaving mid-match costs here (the leave prompt)
       render();
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) { ctx.sessionExpired(); return false; }
@@ -224,6 +234,7 @@ export function showTable(ctx, tableId, invite) {
         break;
       case "table": {
         const paused = !!s.info?.pause;
+        noteDepartures(s.info, msg.table);
         s.info = msg.table;
         // the pause between hands is over: the next hand's clock runs, so the result panel gives way
         if (paused && !s.info.pause && s.resultOpen && !s.view?.finished) s.resultOpen = false;
@@ -256,6 +267,19 @@ export function showTable(ctx, tableId, invite) {
     }
   }
 
+  // Someone gave up their seat during play (left, was kicked, or never came back): a log line tells everyone at
+  // the table, as for any move.  The room says so only in the table object, so the line is made here.
+  function noteDepartures(before, after) {
+    if (!before?.seats || !after?.seats || after.status !== "playing") return;
+    const gone = [];
+    for (const seat of after.seats) {
+      const was = before.seats[seat.seat];
+      if (!seat.player || !was || was.replaced === seat.replaced) continue;
+      if (["left", "kicked", "disconnected"].includes(seat.replaced)) gone.push({ type: seat.replaced, seat: seat.seat });
+    }
+    if (gone.length) pushLog(gone);
+  }
+
   function pushLog(events) {
     for (const ev of events || []) s.log.push(ev);
     if (s.log.length > MAX_LOG) s.log.splice(0, s.log.length - MAX_LOG);
@@ -281,6 +305,7 @@ export function showTable(ctx, tableId, invite) {
     if (JSON.stringify([s.legal, myHand()]) !== before) { // a new decision or a changed hand: start afresh
       s.selection.clear();
       s.hintIndex = 0;
+      s.loupe = null;
     }
     if (s.confirming && !s.legal.some((e) => e.action === s.confirming.action)) s.confirming = null;
     tricks.update(s.view, events, fresh);
@@ -324,7 +349,7 @@ export function showTable(ctx, tableId, invite) {
     // `seq`: the state this was chosen on; if the bot (autoplay) or the clock moved first, the room refuses it
     if (send({ type: "act", action, seq: s.seq })) {
       // Until the server answers, keep the same choice from being sent twice.
-      for (const b of ctx.main.querySelectorAll("#controls button, .seat.me .hand .card")) b.classList.add("pending");
+      for (const b of ctx.main.querySelectorAll("#controls button, .seat.me .hand .card, #hand-loupe .card")) b.classList.add("pending");
     }
   }
 
@@ -354,10 +379,13 @@ export function showTable(ctx, tableId, invite) {
     const focused = focusKey(document.activeElement);
     const trick = playing ? tricks.display() : null;
     const leaving = trickLeaving(trick);
+    const strip = document.querySelector("#hand-loupe .loupe-cards");
+    if (strip && s.loupe) s.loupe.scroll = strip.scrollLeft; // where the person swiped it: kept across redraws
     fill(ctx.main, h("div", { class: ["table-page", playing ? "in-game" : "waiting"] },
       renderTopBar(),
       playing ? renderGame(trick) : renderWaiting(),
     ));
+    if (playing) drawLoupe();
     if (leaving) flyAway(leaving.cards, ctx.main.querySelector(`.board .seat[data-seat="${leaving.winner}"]`));
     animateArrivals(trick);
     bubbles.draw(ctx.main);
@@ -384,10 +412,12 @@ export function showTable(ctx, tableId, invite) {
     return null;
   }
 
-  // When a new decision comes (or the language changes under it), scroll (if needed) so your hand and the
-  // action bar are both in view — with the trick you must follow above them when all three fit.
+  // When a new decision comes (or the language changes under it, or the trick to follow replaces the finished
+  // one held on the table), scroll (if needed) so your hand and the action bar are both in view — with the trick
+  // you must follow above them when all three fit.
   function keepDecisionInView() {
-    const key = s.legal.length ? `${s.seq}:${s.legal.length}:${lang()}` : null; // another language: other sizes
+    const shown = ctx.main.querySelector("#trick")?.dataset.kind ?? "";
+    const key = s.legal.length ? `${s.seq}:${s.legal.length}:${lang()}:${shown}` : null; // another language: other sizes
     if (key === s.decisionKey) return;
     s.decisionKey = key;
     if (!key || document.getElementById("result-panel")) return;
@@ -442,7 +472,7 @@ export function showTable(ctx, tableId, invite) {
       s.view && s.info?.status === "playing" && mySeat() != null
         ? s.leaving // asked on the page itself: in-app browsers may block confirm()
           ? h("span", { class: "leave-confirm", id: "leave-confirm", role: "group" },
-            h("span", {}, t("leave_game_confirm")),
+            h("span", {}, leaveQuestion()),
             h("button", { class: "small danger", id: "leave-yes", onclick: () => { s.leaving = false; lobbyCall(() => api.leave(tableId)); } },
               t("leave")),
             h("button", { class: "small", id: "leave-no", onclick: () => { s.leaving = false; render(); } }, t("cancel")))
@@ -452,6 +482,13 @@ export function showTable(ctx, tableId, invite) {
           }, t("leave"))
         : null,
     );
+  }
+
+  // What leaving costs, said before you leave: a rated match books the escape by the table's rule (its words
+  // come with the table, `escape`); a casual one books nothing.
+  function leaveQuestion() {
+    if (s.info?.rated === "casual") return t("leave_game_confirm_casual");
+    return s.escape ? t("leave_game_confirm_escape", { penalty: tx(s.escape) }) : t("leave_game_confirm");
   }
 
   function gameName() {
@@ -527,8 +564,8 @@ export function showTable(ctx, tableId, invite) {
     return [
       s.info?.status === "closed" ? h("p", { class: "closed-banner", id: "closed-banner", role: "status" }, t("table_closed")) : null,
       board,
+      renderControls(table, style, controls, mine), // right under your hand: nothing between them
       mine != null && s.info?.status !== "closed" ? phraseBar(talk, send, render) : null,
-      renderControls(table, style, controls, mine),
       renderScoreboard(),
       renderLog(style),
     ];
@@ -570,13 +607,24 @@ export function showTable(ctx, tableId, invite) {
     return out;
   }
 
-  function decorateHandCard(el, card, index, controls) {
+  // `inLoupe`: the enlarged copy of the card (drawLoupe), which chooses at the first touch.
+  function decorateHandCard(el, card, index, controls, inLoupe = false) {
     el.dataset.index = String(index);
+    // A touch on a card too narrow for a finger enlarges that part of the hand instead of choosing.
+    const tap = (choose) => () => {
+      if (!inLoupe && touchScreen() && tapWidth(el) < FINGER) {
+        s.loupe = { index, scroll: null };
+        render();
+        return;
+      }
+      if (inLoupe && s.loupe) s.loupe.index = index;
+      choose();
+    };
     if (controls.select) {
       el.classList.add("selectable");
       if (s.selection.has(index)) el.classList.add("selected");
       el.setAttribute("role", "button");
-      el.setAttribute("tabindex", "0");
+      el.setAttribute("tabindex", inLoupe ? "-1" : "0");
       el.setAttribute("aria-pressed", s.selection.has(index) ? "true" : "false");
       const toggle = () => {
         if (s.selection.has(index)) s.selection.delete(index);
@@ -584,8 +632,8 @@ export function showTable(ctx, tableId, invite) {
         s.confirming = null;
         render();
       };
-      el.addEventListener("click", toggle);
-      el.addEventListener("keydown", (e) => { if (e.key === " ") { e.preventDefault(); toggle(); } });
+      el.addEventListener("click", tap(toggle));
+      if (!inLoupe) el.addEventListener("keydown", (e) => { if (e.key === " ") { e.preventDefault(); toggle(); } });
       return;
     }
     const entry = controls.byCard.get(card);
@@ -593,13 +641,67 @@ export function showTable(ctx, tableId, invite) {
       el.classList.add("playable");
       if (s.confirming?.action === entry.action) el.classList.add("confirming");
       el.setAttribute("role", "button");
-      el.setAttribute("tabindex", "0");
+      el.setAttribute("tabindex", inLoupe ? "-1" : "0");
       el.dataset.action = entry.action;
       el.title = say(entry);
-      el.addEventListener("click", () => act(entry.action));
-      el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(entry.action); } });
+      el.addEventListener("click", tap(() => act(entry.action)));
+      if (!inLoupe) {
+        el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(entry.action); } });
+      }
     } else if (controls.tapVerb) {
       el.classList.add("unplayable");
+    }
+  }
+
+  // How wide a target a card of your hand is: the widest stretch of it no other card lies over, sampled along
+  // its middle (in an overlapped hand the next card covers most of it, and a selected card, raised, covers the
+  // start of the one after).
+  function tapWidth(el) {
+    const r = el.getBoundingClientRect();
+    const y = r.top + Math.min(r.height / 2, 24);
+    let run = 0;
+    let widest = 0;
+    for (let x = Math.ceil(r.left); x < r.right; x += 1) {
+      run = document.elementFromPoint(x, y)?.closest(".card") === el ? run + 1 : 0;
+      widest = Math.max(widest, run);
+    }
+    return widest;
+  }
+
+  // The loupe: the whole hand again, at full size and side by side in a strip you can swipe, laid over the row
+  // that was touched and scrolled to the touched card; a touch there chooses.  Closed by its ×, Esc, or a new
+  // decision.
+  function drawLoupe() {
+    if (!s.loupe) return;
+    const mine = mySeat();
+    const handEl = ctx.main.querySelector(".seat.me .hand.own");
+    const touched = handEl?.querySelector(`.card[data-index="${s.loupe.index}"]`);
+    const hand = mine == null ? null : s.view?.table?.seats?.[mine]?.hand;
+    if (!s.legal.length || !touched || !Array.isArray(hand)) { s.loupe = null; return; }
+    const table = s.view.table;
+    const controls = classify(table, mine);
+    const order = [...handEl.querySelectorAll(".card")].map((c) => Number(c.dataset.index));
+    const cards = order.map((k) => {
+      const el = renderCard(hand[k], table.card_style, { size: "lg" });
+      decorateHandCard(el, hand[k], k, controls, true);
+      return el;
+    });
+    const strip = h("div", { class: "loupe-cards" }, cards);
+    const seatEl = handEl.closest(".seat");
+    const box = h("div", { class: "hand-loupe", id: "hand-loupe", role: "group", "aria-label": t("loupe_hint") },
+      strip,
+      h("button", {
+        class: "small loupe-close", title: t("loupe_close"), "aria-label": t("loupe_close"),
+        onclick: () => { s.loupe = null; render(); },
+      }, "×"));
+    seatEl.appendChild(box);
+    box.style.top = `${touched.getBoundingClientRect().top - seatEl.getBoundingClientRect().top - 8}px`;
+    if (s.loupe.scroll != null) {
+      strip.scrollLeft = s.loupe.scroll;
+    } else { // the touched card in the middle
+      const at = cards[order.indexOf(s.loupe.index)].getBoundingClientRect();
+      const box = strip.getBoundingClientRect();
+      strip.scrollLeft += at.left + at.width / 2 - (box.left + box.width / 2);
     }
   }
 
@@ -637,7 +739,7 @@ export function showTable(ctx, tableId, invite) {
     if (mineDecides) status = h("span", { class: "turn-now" }, t("your_turn"));
     else if (s.view.finished) status = h("span", {}, t("match_over"));
     else if (s.info?.pause) status = h("span", { class: "muted" }, t("between_hands"));
-    else if (deciders.length) status = h("span", { class: "muted" }, t("waiting_for", { names: deciders.map(seatName).join("、") }));
+    else if (deciders.length) status = h("span", { class: "muted" }, t("waiting_for", { names: namesOf(deciders) }));
     else status = h("span", { class: "muted" }, mine == null ? t("spectating") : t("waiting_others"));
 
     const parts = [];
@@ -809,7 +911,7 @@ export function showTable(ctx, tableId, invite) {
     const waiting = (p.waiting || []).filter((x) => x !== mySeat());
     return h("p", { class: "pause-bar", id: "pause-status", dataset: { until: String(p.until) } },
       h("span", { class: "pause-clock", id: "pause-clock" }),
-      waiting.length ? h("span", { class: "muted" }, " · ", t("waiting_for", { names: waiting.map(seatName).join("、") })) : null);
+      waiting.length ? h("span", { class: "muted" }, " · ", t("waiting_for", { names: namesOf(waiting) })) : null);
   }
 
   function pauseButton(close) {
@@ -842,8 +944,8 @@ export function showTable(ctx, tableId, invite) {
     const asked = r && mine != null && r.confirmed.includes(mine);
     const others = r ? r.confirmed.filter((x) => x !== mine) : [];
     const waiting = r && r.confirmed.length ? [
-      others.length ? t("rematch_asked", { names: others.map(seatName).join("、") }) : "",
-      t("rematch_waiting", { names: r.waiting.map(seatName).join("、") })].filter(Boolean).join(" · ") : "";
+      others.length ? t("rematch_asked", { names: namesOf(others) }) : "",
+      t("rematch_waiting", { names: namesOf(r.waiting) })].filter(Boolean).join(" · ") : "";
     if (!canAsk) return waiting ? h("p", { class: "rematch-bar muted" }, waiting) : null;
     return h("div", { class: "rematch-bar" },
       h("button", {
@@ -893,6 +995,7 @@ export function showTable(ctx, tableId, invite) {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.target instanceof HTMLTextAreaElement) return;
     if (e.key === "Escape") {
       if (s.resultOpen) { s.resultOpen = false; render(); return; }
+      if (s.loupe) { s.loupe = null; render(); return; }
       if (s.confirming) { s.confirming = null; render(); return; }
       if (s.selection.size) { s.selection.clear(); render(); }
       return;
