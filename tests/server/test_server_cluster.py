@@ -304,6 +304,7 @@ def test_a_partition_from_redis_never_lets_two_workers_act_on_one_table(cluster:
         (b,) = cluster(1, None, "--bot-delay", "0.05")
         p = Client(cluster, a, "丁")
         tid = p.ok(a, "/api/tables", {"game": "huashui", "config": {"hands": 64}})["id"]
+        p.ok(a, f"/api/tables/{tid}/leave")  # the creator stands up: four bots, no clock to wait on
         p.ok(a, f"/api/tables/{tid}/bots")
         p.ok(a, f"/api/tables/{tid}/start")  # four bots play on at a, quickly
         wait_for(lambda: len(actions_of(cluster.database, tid)) >= 5, 10)
@@ -328,6 +329,7 @@ def test_a_stale_owner_write_is_refused_by_the_database(cluster: Any) -> None:
     a, b = cluster(2, None, "--bot-delay", "0.05")
     p = Client(cluster, a, "戊")
     tid = p.ok(a, "/api/tables", {"game": "huashui", "config": {"hands": 64}})["id"]
+    p.ok(a, f"/api/tables/{tid}/leave")  # the creator stands up: four bots, no clock to wait on
     p.ok(a, f"/api/tables/{tid}/bots")
     p.ok(a, f"/api/tables/{tid}/start")
     wait_for(lambda: len(actions_of(cluster.database, tid)) >= 5, 10)
@@ -443,7 +445,8 @@ def test_a_host_kicks_and_closes_at_a_worker_that_does_not_own_the_table(cluster
         engine.dispose()
     kicked = boss.ok(b, f"/api/host/tables/{tid}/kick", {"seat": 0, "reason": "rude"})
     assert kicked["id"] == tid and kicked["seats"][0]["player"] is None
-    assert kicked == a.http.get(f"/api/tables/{tid}").json()  # the owner's own table object
+    own = a.http.get(f"/api/tables/{tid}").json()
+    assert own.pop("escape")["rule"] and kicked == own  # the owner's own table object (GET adds the escape price)
     r = boss.post(b, f"/api/host/tables/{tid}/kick", {"seat": 0})
     assert (r.status_code, r.json()["error"]["code"]) == (422, "bad_seat")  # the owner's refusal, as it gave it
     closed = boss.ok(b, f"/api/host/tables/{tid}/close", {"reason": "spam"})
