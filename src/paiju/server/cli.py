@@ -47,7 +47,9 @@ def register(app: typer.Typer) -> None:
         redis_prefix: Annotated[str, typer.Option(help="prefix of this room's Redis keys",
                                                   envvar="PAIJU_REDIS_PREFIX")] = "paiju",
         lease_seconds: Annotated[float, typer.Option(
-            help="with --redis-url: a worker silent this long loses its tables to the others")] = 5.0,
+            help="with --redis-url: a worker silent this long loses its tables to the others")] = 3.0,
+        heartbeat_seconds: Annotated[float, typer.Option(
+            help="with --redis-url: how often a worker renews its lease and checks the others'")] = 0.5,
         turn_seconds: Annotated[float, typer.Option(help="default turn window")] = 20.0,
         claim_seconds: Annotated[float, typer.Option(help="default claim window")] = 10.0,
         grace_seconds: Annotated[float, typer.Option(help="disconnection allowed before a bot takes over")] = 60.0,
@@ -134,6 +136,7 @@ def register(app: typer.Typer) -> None:
                                      param_hint="--redis-url")
         settings = Settings(data_dir=data_dir, database_url=database_url, redis_url=redis_url or None,
                             redis_prefix=redis_prefix, lease_seconds=lease_seconds,
+                            heartbeat_seconds=heartbeat_seconds,
                             secret_key=os.environ.get("PAIJU_SECRET_KEY") or None, turn_seconds=turn_seconds,
                             claim_seconds=claim_seconds, grace_seconds=grace_seconds,
                             pace_seconds=pace_seconds, next_hand_seconds=next_hand_seconds, claim_pause=claim_pause,

@@ -176,8 +176,19 @@ class Settings:
     """Several workers serve one room through this Redis (cluster.py) and one PostgreSQL; None: one process."""
     redis_prefix: str = "paiju"
     """The Redis keys' prefix (two rooms on one Redis, or tests)."""
-    lease_seconds: float = 5.0
-    """A worker's lease on its tables: a worker silent this long loses them to the others."""
+    lease_seconds: float = 3.0
+    """A worker's lease on its tables: a worker silent this long loses them to the others.  Renewed from a
+    thread of its own (cluster/leases.py), so loop lag does not count; a full garbage collection (it holds the
+    interpreter, about 0.35 s at 1,000 tables, so some 1.1 s at 3,000) must fit in the lease minus one
+    heartbeat, with room to spare: 3 s less 0.5 s leaves more than twice that."""
+    heartbeat_seconds: float = 0.5
+    """How often a worker renews its lease and looks for workers whose lease has gone: a dead worker is noticed
+    between ``lease_seconds - heartbeat_seconds`` and ``lease_seconds + heartbeat_seconds`` after its death."""
+    moving_retry_seconds: float = 0.5
+    """The "try again" hint sent with a refusal while a table moves between workers (4503, 503 ``Retry-After``)."""
+    moving_refusals_per_second_per_address: float = 20.0
+    """Refusals of a moving table per address and second (two-second bursts) before the next are refused at
+    once, without a look at Redis or the database, with a longer hint (a reconnect storm stays cheap)."""
 
     def per_address(self, limit: float) -> int:
         """A per-address limit as raised by ``address_limit_factor``."""

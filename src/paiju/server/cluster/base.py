@@ -10,10 +10,10 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from ..room.ownership import Cluster, Command, Handle
+from ..room.ownership import RETRY_SECONDS, Cluster, Command, Handle
 from . import scripts
 from .clients import Relayed, RemoteConn
 
@@ -42,15 +42,23 @@ class ClusterBase(Cluster):
     pubsub: PubSub
     """This worker's inbox and the news channel (subscribed in ``start``)."""
 
-    def __init__(self, url: str, prefix: str = "paiju", lease_seconds: float = 5.0, call_seconds: float = 5.0
-                 ) -> None:
+    takeover_batch = 24
+    """Tables replayed together at a takeover: their fences and records go to the database writer as one group
+    (one commit), and the loop rebuilds them between two of the live tables' turns."""
+    takeover_runners = 3
+    """Batches in flight at once: while one batch's rows are read, the one before is being rebuilt."""
+
+    def __init__(self, url: str, prefix: str = "paiju", lease_seconds: float = 3.0, call_seconds: float = 5.0,
+                 heartbeat_seconds: float | None = None) -> None:
         import redis.asyncio as aioredis  # the server extra
 
         self.url = url
         self.p = prefix + ":"
         self.lease = lease_seconds
+        self.beat = heartbeat_seconds if heartbeat_seconds else lease_seconds / 3
+        """How often the lease is renewed (by a thread) and the others' leases are checked (leases.py)."""
         self.call_seconds = call_seconds
-        # a slow answer is not a lost lease: the lease's own timer (_overdue) decides that, so a starved
+        # a slow answer is not a lost lease: the lease's own thread decides that (leases.py), so a starved
         # process does not also give up its relayed clients on every pipeline that took a second
         self.redis = aioredis.from_url(url, socket_timeout=lease_seconds, socket_connect_timeout=lease_seconds)
         self.worker_id = secrets.token_hex(4)
@@ -68,8 +76,20 @@ class ClusterBase(Cluster):
         self._flushing = False
         self._notes: dict[str, CardTable] = {}
         self._claiming: set[str] = set()
+        """Tables being taken over here: replayed now or queued (``_queue``)."""
+        self._queue: dict[str, str] = {}
+        """Tables of dead workers ours to replay, in order (table -> its dead owner); leases.py."""
+        self._asked: dict[str, None] = {}
+        """Queued tables a client asked for: they go first."""
+        self._done: dict[str, asyncio.Future[None]] = {}
+        self._runners = 0
+        self._lapsed = False
+        """The heartbeat thread renewed a lease that may have run out meanwhile: check what we still own."""
+        self._loop_seen = time.monotonic()
+        self.after_takeover: Callable[[], Awaitable[None]] | None = None
+        """Run once a dead worker's tables are ours: book what it finished and left unbooked (app.py sets
+        it to the same booking a start runs)."""
         self._live_until = 0.0
-        self._deadline: asyncio.TimerHandle | None = None
         self._fenced_off = False
         self.stopping = False
         self._tasks: list[asyncio.Task[Any]] = []
@@ -108,6 +128,15 @@ class ClusterBase(Cluster):
 
     def _key(self, *parts: str) -> str:
         return self.p + ":".join(parts)
+
+    @property
+    def retry(self) -> float:
+        """Seconds a client of a moving table is told to wait before it tries again."""
+        return self.room.settings.moving_retry_seconds if self.room is not None else RETRY_SECONDS
+
+    def coming(self, table_id: str) -> bool:
+        """Whether the table is being taken over here; a queued one is moved to the front (leases.py)."""
+        raise NotImplementedError
 
     # ---- what the parts call of each other ------------------------------------------------------------------
     async def _read(self) -> None:

@@ -11,8 +11,8 @@ import secrets
 from collections import deque
 from typing import Protocol
 
-from ..room.conn import Conn, dumps
-from ..room.ownership import CLOSE_MOVED, moved_error
+from ..room.conn import Conn
+from ..room.ownership import CLOSE_MOVED, RETRY_SECONDS, moved_frame, moved_reason
 from ..storage import Player
 
 
@@ -43,11 +43,11 @@ class RemoteConn(Conn):
         if not self.closed:
             self.cluster.post(self.worker, "S", self.cid, text)
 
-    def close(self, code: int = 1000) -> None:
+    def close(self, code: int = 1000, reason: str = "") -> None:
         if not self.closed:
             self.closed = True
             self.close_code = code
-            self.cluster.post(self.worker, "C", self.cid, str(code))
+            self.cluster.post(self.worker, "C", self.cid, f"{code} {reason}" if reason else str(code))
 
     async def pump(self) -> None:
         return None
@@ -77,8 +77,9 @@ class Relayed:
         if self.cluster.relays.pop(self.cid, None) is not None:
             self.cluster.post(self.owner, "D", self.cid, "")
 
-    def moved(self) -> None:
-        """The owner is gone: say so (a code the client retries on), then let the client connect again."""
+    def moved(self, retry: float = RETRY_SECONDS) -> None:
+        """The owner is gone: say so (a code the client retries on, and when), then let the client connect
+        again."""
         self.cluster.relays.pop(self.cid, None)
-        self.conn.send(dumps({"type": "error", **moved_error().to_dict(), "retry": True}))
-        self.conn.close(CLOSE_MOVED)
+        self.conn.send(moved_frame(retry))
+        self.conn.close(CLOSE_MOVED, moved_reason(retry))

@@ -1,8 +1,10 @@
 """Leases and ownership: each worker's heartbeat, who owns which table, and what happens when a worker dies.
 
-A worker refreshes its lease every ``lease_seconds / 3``.  A table whose owner has no lease is taken over
+A worker renews its lease every ``heartbeat_seconds`` from a thread of its own, so a busy event loop does not
+cost it its tables, and checks the others' leases as often.  A table whose owner has no lease is taken over
 (``scripts.CLAIM``: one worker wins), then fenced in PostgreSQL (``storage.take_over``), and rebuilt here by
-replaying its record.  A dead worker's tables are shared among the live ones (``scripts.SHARE``).
+replaying its record.  A dead worker's tables are shared among the live ones (``scripts.SHARE``) and
+replayed in concurrent batches, the ones clients ask for first.
 """
 
 from __future__ import annotations
@@ -10,12 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from typing import TYPE_CHECKING, Any
 
 from .. import storage as st
-from ..room.conn import dumps
-from ..room.ownership import CLOSE_MOVED, Command, Handle, moved_error
+from ..room.ownership import CLOSE_MOVED, Command, Handle, moved_frame, moved_reason
 from .base import ClusterBase, text_of
 
 if TYPE_CHECKING:
@@ -37,14 +39,18 @@ class Leases(ClusterBase):
         await self.pubsub.subscribe(self.inbox, self._key("news"))
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._read()), loop.create_task(self._keep())]
+        self._beating = threading.Event()
+        self._beater = threading.Thread(target=self._beat_forever, name="paiju-lease", daemon=True)
+        self._beater.start()
         await self.claim_orphans()
         log.info("worker %s: %d tables", self.worker_id, len(room.tables))
 
     async def stop(self) -> None:
         """Hand every table over: stop acting, give up the lease, tell the others to take over now."""
         self.stopping = True
+        self._beating.set()  # the thread renews no more: release() deletes the lease
         for r in list(self.relays.values()):
-            r.moved()
+            r.moved(self.retry)
         for timer in self._rechecks.values():
             timer.cancel()
         tasks = [*self._tasks, *self._background]
@@ -56,6 +62,7 @@ class Leases(ClusterBase):
     async def release(self) -> None:
         """After the last write has committed (the lifespan stops the database first): the lease goes, and the
         other workers hear it and take the tables over at once."""
+        await asyncio.to_thread(self._beater.join, self.lease)
         with contextlib.suppress(Exception):
             await self.redis.delete(self._key("hb", self.worker_id))
             await self.redis.publish(self._key("news"), b"G" + self.worker_id.encode())
@@ -66,34 +73,50 @@ class Leases(ClusterBase):
 
     # ---- the lease ------------------------------------------------------------------------------------
     async def _beat(self) -> None:
+        """The first lease, before anything is served (the thread renews it from then on)."""
         sent = time.monotonic()
         await self.redis.set(self._key("hb", self.worker_id), b"1", px=int(self.lease * 1000))
         # Redis drops the key lease seconds after it got it, so no later than this: unhealthy before then
         self._live_until = sent + self.lease * 0.8
-        if self._deadline is not None:
-            self._deadline.cancel()
-        self._deadline = asyncio.get_running_loop().call_later(self._live_until - time.monotonic(), self._overdue)
 
-    def _overdue(self) -> None:
-        """The lease was not renewed in time: drop everything now, not at the next failed refresh."""
-        self._deadline = None
-        if time.monotonic() >= self._live_until and not self._fenced_off and not self.stopping:
-            self._fence_off()
+    def _beat_forever(self) -> None:
+        """The heartbeat, on a thread: the event loop's lag (thousands of tables past the knee) does not delay
+        it, only what holds the interpreter itself (a full garbage collection, some 0.35 s per 1,000 tables),
+        which the lease outlasts with room to spare (Settings.lease_seconds).  A loop stuck for five leases
+        is no worker any more: the thread then lets the lease run out, and the others take the tables."""
+        import redis  # the server extra
+
+        client = redis.Redis.from_url(self.url, socket_timeout=self.lease, socket_connect_timeout=self.lease)
+        key, px = self._key("hb", self.worker_id), int(self.lease * 1000)
+        try:
+            while not self._beating.wait(self.beat):
+                if time.monotonic() - self._loop_seen > 5 * self.lease:
+                    continue
+                sent = time.monotonic()
+                try:
+                    client.set(key, b"1", px=px)
+                except Exception as e:
+                    log.warning("worker %s: cannot refresh the lease: %s", self.worker_id, e)
+                    continue
+                if sent >= self._live_until:  # it may have run out meanwhile: another may own our tables now
+                    self._lapsed = True
+                self._live_until = sent + self.lease * 0.8
+        finally:
+            client.close()
 
     async def _keep(self) -> None:
-        """Refresh the lease; take over the tables of workers whose lease is gone; drop everything when our own
-        could not be refreshed in time."""
+        """Say whether we can serve, as the thread's lease says; take over the tables of workers whose lease is
+        gone; once ours is back after a lapse, let go of what another worker took meanwhile."""
         while True:
-            await asyncio.sleep(self.lease / 3)
-            try:
-                await self._beat()
-            except Exception as e:
-                log.warning("worker %s: cannot refresh the lease: %s", self.worker_id, e)
-                if time.monotonic() >= self._live_until and not self._fenced_off:
+            await asyncio.sleep(self.beat)
+            self._loop_seen = time.monotonic()
+            if time.monotonic() >= self._live_until:
+                if not self._fenced_off and not self.stopping:
                     self._fence_off()
                 continue
             try:
-                if self._fenced_off:
+                if self._fenced_off or self._lapsed:
+                    self._lapsed = False
                     await self._reconcile()
                 await self._scan()
             except Exception:
@@ -135,8 +158,8 @@ class Leases(ClusterBase):
             return
         room._unlisted(table)
         for conn in list(table.watchers.conns):
-            conn.send(dumps({"type": "error", **moved_error().to_dict(), "retry": True}))
-            conn.close(CLOSE_MOVED)
+            conn.send(moved_frame(self.retry))
+            conn.close(CLOSE_MOVED, moved_reason(self.retry))
         table.timers.cancel_all()
         for cid, (_rc, t) in list(self.remotes.items()):
             if t is table:
@@ -182,7 +205,7 @@ class Leases(ClusterBase):
 
     async def _gone_now(self, worker: str, live: int | None) -> None:
         for r in [r for r in self.relays.values() if r.owner == worker]:
-            r.moved()
+            r.moved(self.retry)
         room = self.room
         assert room is not None
         for cid, (rc, table) in list(self.remotes.items()):
@@ -200,7 +223,6 @@ class Leases(ClusterBase):
                       int(max(60.0, self.lease * 20) * 1000)])
             first, grace = int(got[0]), int(got[1])
             tids = [tid for tid in map(text_of, got[2:]) if tid not in self._claiming and tid not in room.tables]
-            self._claiming.update(tids)
             if first:  # the others hear it now, not at their next scan, and take their shares within the grace
                 await self.redis.publish(self._key("news"), b"G" + worker.encode())
             if grace > 0 and worker not in self._rechecks:  # then whatever a live worker left is taken
@@ -208,21 +230,70 @@ class Leases(ClusterBase):
                     grace / 1000 + 0.05, self._recheck, worker)
             if tids:
                 log.info("worker %s: taking %d of gone worker %s's tables", self.worker_id, len(tids), worker)
-            for tid in tids:
-                try:
-                    await self._replay(tid)
-                except Exception:
-                    log.exception("worker %s: cannot take table %s over; handing it back", self.worker_id, tid)
-                    async with self.redis.pipeline(transaction=False) as pipe:  # whoever scans next tries again
-                        pipe.set(self._key("own", tid), worker)
-                        pipe.srem(self._key("tables", self.worker_id), tid)
-                        pipe.sadd(self._key("tables", worker), tid)
-                        await pipe.execute()
-                finally:
-                    self._claiming.discard(tid)
+                await self._take_all(tids, worker)
+            if self.after_takeover is not None:  # what it finished but had not booked yet
+                self._spawn(self.after_takeover())
         if not await self.redis.scard(self._key("tables", worker)):
             await self._forget_sockets(worker)
             await self.redis.srem(self._key("workers"), worker)
+
+    # ---- replaying a dead worker's tables ---------------------------------------------------------------
+    async def _take_all(self, tids: list[str], worker: str) -> None:
+        """Queue the tables and replay them in concurrent batches; returns once all of them are settled."""
+        loop = asyncio.get_running_loop()
+        waits = []
+        for tid in tids:
+            self._claiming.add(tid)
+            self._queue[tid] = worker
+            waits.append(self._done.setdefault(tid, loop.create_future()))
+        while self._runners < self.takeover_runners and self._runners * self.takeover_batch < len(self._queue):
+            self._runners += 1
+            self._spawn(self._run_queue())
+        await asyncio.gather(*waits)
+
+    def coming(self, table_id: str) -> bool:
+        if table_id in self._queue:
+            self._asked[table_id] = None
+            return True
+        return table_id in self._claiming
+
+    def _next_batch(self) -> list[tuple[str, str]]:
+        """Up to a batch of queued tables, those clients asked for first."""
+        out: list[tuple[str, str]] = []
+        for source in (self._asked, self._queue):
+            while source and len(out) < self.takeover_batch:
+                tid = next(iter(source))
+                self._asked.pop(tid, None)
+                worker = self._queue.pop(tid, None)  # None: an asked-for table already taken
+                if worker is not None:
+                    out.append((tid, worker))
+        return out
+
+    async def _run_queue(self) -> None:
+        try:
+            while batch := self._next_batch():
+                # together: the writer thread fences and reads them in one commit
+                await asyncio.gather(*(self._take(tid, worker) for tid, worker in batch))
+        finally:
+            self._runners -= 1
+
+    async def _take(self, tid: str, worker: str) -> None:
+        try:
+            if not self.stopping:
+                await self._replay(tid)
+        except Exception:
+            log.exception("worker %s: cannot take table %s over; handing it back", self.worker_id, tid)
+            with contextlib.suppress(Exception):
+                async with self.redis.pipeline(transaction=False) as pipe:  # whoever scans next tries again
+                    pipe.set(self._key("own", tid), worker)
+                    pipe.srem(self._key("tables", self.worker_id), tid)
+                    pipe.sadd(self._key("tables", worker), tid)
+                    await pipe.execute()
+        finally:
+            self._claiming.discard(tid)
+            done = self._done.pop(tid, None)
+            if done is not None and not done.done():
+                done.set_result(None)
 
     def _recheck(self, worker: str) -> None:
         self._rechecks.pop(worker, None)
@@ -252,7 +323,7 @@ class Leases(ClusterBase):
         assert room is not None
         if table_id in room.tables:
             return True
-        if table_id in self._claiming or not self.healthy:
+        if self.coming(table_id) or not self.healthy:  # queued here: it goes first now
             return False
         self._claiming.add(table_id)
         try:

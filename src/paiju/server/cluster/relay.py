@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ErrorCode, RoomError, no_table
 from ..room.conn import dumps
-from ..room.ownership import CLOSE_MOVED, moved_error
+from ..room.ownership import CLOSE_MOVED, moved_error, moved_frame, moved_reason
 from ..storage import Player
 from .base import ClusterBase
 from .clients import RemoteConn
@@ -64,7 +64,7 @@ class Relay(ClusterBase):
             self.relayed_frames += len(frames)
             if not listened:  # nobody listens there: its clients here hear it, and connect again
                 for r in [r for r in self.relays.values() if r.owner == worker]:
-                    r.moved()
+                    r.moved(self.retry)
                 for cid, frame in zip(self._call_ids(frames), frames, strict=True):
                     if cid is not None and frame[:1] == b"Q":
                         fut = self.calls.pop(cid, None)
@@ -119,7 +119,8 @@ class Relay(ClusterBase):
         elif op == b"C":
             r = self.relays.pop(cid, None)
             if r is not None:
-                r.conn.close(int(payload))
+                code, _, reason = payload.decode().partition(" ")
+                r.conn.close(int(code), reason)
         elif op == b"M":
             entry = self.remotes.get(cid)
             if entry is not None:
@@ -144,10 +145,11 @@ class Relay(ClusterBase):
         room = self.room
         assert room is not None
         worker, table = str(msg["w"]), room.tables.get(msg["t"])
-        if table is None or not self.healthy:
+        if table is None or not self.healthy:  # not back yet (asked for: it goes first), or we cannot serve
+            self.coming(str(msg["t"]))
             rc = RemoteConn(self, worker, cid, None)
-            rc.send(dumps({"type": "error", **moved_error().to_dict(), "retry": True}))
-            rc.close(CLOSE_MOVED)
+            rc.send(moved_frame(self.retry))
+            rc.close(CLOSE_MOVED, moved_reason(self.retry))
             return
         player = await room.player(msg.get("p"))
         rc = RemoteConn(self, worker, cid, player)
@@ -194,6 +196,8 @@ class Relay(ClusterBase):
         owner = await self.owner_of(table_id)
         if owner is None and await self.claim(table_id):
             owner = self.worker_id
+        if owner is None and self.coming(table_id):  # being replayed here (and now first): no need to look
+            raise moved_error("this table is being taken over; try again")
         if owner is None:
             row = await room.store.table(table_id)
             if row is None or row.status not in ("waiting", "playing"):
@@ -225,6 +229,7 @@ class Relay(ClusterBase):
         assert room is not None
         table = room.tables.get(table_id)
         if table is None:
+            self.coming(table_id)  # asked for: replayed first
             raise moved_error()
         player = await room.player(player_id)
         if command == "info":

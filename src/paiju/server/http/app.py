@@ -111,7 +111,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         room = Room(settings, db, bot_factory or default_bot_factory)
         scoring.hook_into(room.hooks, db, settings.clock)  # the ledger books every match and escape
         cluster = room.cluster = Cluster() if settings.redis_url is None else \
-            RedisCluster(settings.redis_url, settings.redis_prefix, settings.lease_seconds)
+            RedisCluster(settings.redis_url, settings.redis_prefix, settings.lease_seconds,
+                         heartbeat_seconds=settings.heartbeat_seconds)
         # with other workers, a table is rebuilt by whoever takes it over (cluster.start), not by every worker
         rows = [] if cluster.enabled else \
             await asyncio.to_thread(db.run_now, lambda c: st.load_tables(c, unfinished=True))
@@ -130,6 +131,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
                                     cluster if isinstance(cluster, RedisCluster) else None)
         app.state.ws_by_address = Throttle(
             settings.per_address(settings.ws_messages_per_second_per_address * 2.0), 2.0, settings.clock)
+        app.state.moving_by_address = Throttle(  # "try again" refusals while tables move (socket.py)
+            settings.per_address(settings.moving_refusals_per_second_per_address * 2.0), 2.0, settings.clock)
         app.state.ws_bytes_by_address = Budget(
             settings.per_address(settings.ws_bytes_per_second_per_address * 2.0), 2.0, settings.clock)
         app.state.sessions = store = SessionStore(db, settings)
@@ -162,6 +165,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         app.state.reads = reads = {"rematch": app.state.rematches.state}  # reads that need no session
         if isinstance(cluster, RedisCluster):
             cluster.reads = reads
+            cluster.after_takeover = lambda: routes_history.book_pending(room)  # as at a start, at a takeover
         await room.restore(rows)
         await cluster.start(room, lambda table, conn, text: handle_message(table, conn, text, app.state.talk,
                                                                     settings.max_json_depth), commands)

@@ -27,8 +27,10 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 def _error(e: RoomError) -> JSONResponse:
-    """A refusal's JSON body; a 429 also says when to come back (``Retry-After``)."""
-    headers = {"Retry-After": str(e.retry_after)} if isinstance(e, Throttled) else None
+    """A refusal's JSON body; a 429, and a 503 for a table moving between workers, also say when to come
+    back (``Retry-After``: whole seconds, so the shortest there is)."""
+    headers = {"Retry-After": str(e.retry_after)} if isinstance(e, Throttled) else \
+        {"Retry-After": "1"} if e.code == ErrorCode.OWNER_UNAVAILABLE else None
     return JSONResponse({"error": e.to_dict()}, status_code=e.status, headers=headers)
 
 

@@ -20,6 +20,7 @@ from ..limits import Budget, Malformed, Sockets, Throttle, TooDeep, loads_limite
 from ..people.accounts import token_hash
 from ..people.auth import token_of
 from ..room.conn import Conn, dumps
+from ..room.ownership import moved_frame, moved_reason
 from ..room.table import CardTable
 from ..room.talk import Talk
 from ..settings import Settings
@@ -123,25 +124,41 @@ CLOSE_UNAVAILABLE = CLOSE_MOVED
 handshake, as when the table is between workers (the client reconnects on it either way)."""
 
 
+async def _moving(ws: WebSocket, retry: float) -> None:
+    """The table is between workers: "try again" (4503) and when, in the error and in the close's reason."""
+    await ws.accept()
+    await ws.send_text(moved_frame(retry, "this table is moving to another worker; connect again"))
+    await ws.close(code=CLOSE_UNAVAILABLE, reason=moved_reason(retry))
+
+
 async def table_socket(ws: WebSocket) -> None:
     room = room_of(ws)
+    tid = ws.path_params["table_id"]
+    cluster: RedisCluster | None = room.cluster if room.cluster.enabled else None  # type: ignore[assignment]
+    refusals: Throttle | None = getattr(ws.app.state, "moving_by_address", None)
+    address = address_of(ws)
+    if cluster is not None and refusals is not None and tid not in room.tables:
+        wait = refusals.retry_after(address)
+        if wait is not None:  # a reconnect storm from this address: no session, Redis or database to ask
+            await _moving(ws, max(wait, cluster.retry))
+            return
     try:
         player = await current_player(ws)
     except DB_ERRORS as e:  # the handshake reads the session: the client is told, as over HTTP, and may retry
         log.warning("database unavailable for websocket %s: %s", ws.url.path, str(e).splitlines()[0][:200])
         await _refuse_socket(ws, db_unavailable(), CLOSE_UNAVAILABLE)
         return
-    tid = ws.path_params["table_id"]
     owner: str | None = None
-    if room.cluster.enabled and tid not in room.tables:
-        cluster: RedisCluster = room.cluster  # type: ignore[assignment]
+    if cluster is not None and tid not in room.tables:
         owner = await cluster.owner_of(tid)
         if owner is None and await cluster.claim(tid):  # nobody has it: it is ours now
             owner = cluster.worker_id
-        if owner is None and tid not in room.tables and await room.store.table(tid) is not None:
-            await _refuse_socket(ws, RoomError(ErrorCode.OWNER_UNAVAILABLE, "this table is moving to another "
-                                               "worker; connect again", 503, zh="这张牌桌正在换服务器，请重新连接"),
-                                 CLOSE_UNAVAILABLE)
+        if tid not in room.tables and owner in (None, cluster.worker_id) and (
+                cluster.coming(tid) or await room.store.table(tid) is not None):
+            # ours but not replayed yet (and now first in line), or nobody's yet: never a 403, "try again"
+            if refusals is not None:
+                refusals.hit(address)
+            await _moving(ws, cluster.retry)
             return
     try:
         table = room.get(tid) if owner is None or owner == room.cluster.worker_id else None
@@ -151,7 +168,6 @@ async def table_socket(ws: WebSocket) -> None:
         await ws.close(code=4404 if e.status == 404 else 4403, reason=e.message[:120])
         return
     settings = settings_of(ws)
-    address = address_of(ws)
     if table is not None and table.seat_of(player) is None and table.spectators() >= settings.watchers_per_table:
         await _refuse_socket(ws, RoomError(ErrorCode.TOO_MANY_WATCHERS, "this table has as many spectators as it "
                                            "takes", 429, zh="这张桌的旁观人数已满"), CLOSE_RATE_LIMITED)

@@ -67,6 +67,7 @@ class Conn:
         self._wake: asyncio.Future[None] | None = None
         self.closed = False
         self.close_code = 1000
+        self.close_reason = ""
 
     def send(self, text: str) -> None:
         if self.closed:
@@ -77,11 +78,13 @@ class Conn:
             return
         self._push(text)
 
-    def close(self, code: int = 1000) -> None:
-        """Close after what is queued; ``code``: the websocket close code the client gets."""
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close after what is queued; ``code``: the websocket close code the client gets (``reason``: e.g. a
+        4503's retry hint)."""
         if not self.closed:
             self.closed = True
             self.close_code = code
+            self.close_reason = reason
             self._push(None)
 
     def _push(self, item: str | None) -> None:
@@ -108,4 +111,4 @@ class Conn:
         self.closed = True
         out.clear()
         with contextlib.suppress(Exception):
-            await self.ws.close(code=self.close_code)
+            await self.ws.close(code=self.close_code, reason=self.close_reason)

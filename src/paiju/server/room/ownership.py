@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import ErrorCode, RoomError
 from ..storage import Player
-from .conn import Conn
+from .conn import Conn, dumps
 
 CLOSE_MOVED = 4503
 """The websocket close code for "this table moved to another worker (or none is up yet): connect again"."""
@@ -24,6 +24,21 @@ another worker called it there (cluster.py), so each one checks its own rights (
 
 def moved_error(message: str = "this table's worker is gone; connect again") -> RoomError:
     return RoomError(ErrorCode.OWNER_UNAVAILABLE, message, 503, zh="这张牌桌正在换服务器，请重新连接")
+
+
+RETRY_SECONDS = 0.5
+"""The default "try again in" of a moving table (``Settings.moving_retry_seconds`` sets the room's)."""
+
+
+def moved_frame(retry: float = RETRY_SECONDS, message: str = "this table's worker is gone; connect again") -> str:
+    """The error a client of a moving table gets before its socket closes with 4503: when to try again
+    (``retry_after``, seconds), so that a storm of reconnections is spread, not a wall of them."""
+    return dumps({"type": "error", **moved_error(message).to_dict(), "retry": True, "retry_after": round(retry, 3)})
+
+
+def moved_reason(retry: float = RETRY_SECONDS) -> str:
+    """The 4503 close's reason: the same hint, for a client that reads only the close (a browser's onclose)."""
+    return dumps({"code": ErrorCode.OWNER_UNAVAILABLE.value, "retry_after_ms": int(retry * 1000)})
 
 
 class Cluster:
