@@ -138,6 +138,10 @@ class ClusterBase(Cluster):
         """Whether the table is being taken over here; a queued one is moved to the front (leases.py)."""
         raise NotImplementedError
 
+    def wanted(self, table_id: str) -> None:
+        """A client asked for the table: replay it first should it come to us (leases.py)."""
+        raise NotImplementedError
+
     # ---- what the parts call of each other ------------------------------------------------------------------
     async def _read(self) -> None:
         """Read this worker's inbox (relay.py)."""

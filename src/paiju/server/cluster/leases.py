@@ -223,6 +223,7 @@ class Leases(ClusterBase):
                       int(max(60.0, self.lease * 20) * 1000)])
             first, grace = int(got[0]), int(got[1])
             tids = [tid for tid in map(text_of, got[2:]) if tid not in self._claiming and tid not in room.tables]
+            waits = self._enqueue(tids, worker)  # before any await: a client's claim now finds them queued
             if first:  # the others hear it now, not at their next scan, and take their shares within the grace
                 await self.redis.publish(self._key("news"), b"G" + worker.encode())
             if grace > 0 and worker not in self._rechecks:  # then whatever a live worker left is taken
@@ -230,7 +231,7 @@ class Leases(ClusterBase):
                     grace / 1000 + 0.05, self._recheck, worker)
             if tids:
                 log.info("worker %s: taking %d of gone worker %s's tables", self.worker_id, len(tids), worker)
-                await self._take_all(tids, worker)
+                await asyncio.gather(*waits)
             if self.after_takeover is not None:  # what it finished but had not booked yet
                 self._spawn(self.after_takeover())
         if not await self.redis.scard(self._key("tables", worker)):
@@ -238,8 +239,8 @@ class Leases(ClusterBase):
             await self.redis.srem(self._key("workers"), worker)
 
     # ---- replaying a dead worker's tables ---------------------------------------------------------------
-    async def _take_all(self, tids: list[str], worker: str) -> None:
-        """Queue the tables and replay them in concurrent batches; returns once all of them are settled."""
+    def _enqueue(self, tids: list[str], worker: str) -> list[asyncio.Future[None]]:
+        """Queue the tables to be replayed in concurrent batches; each one's future is settled once it is."""
         loop = asyncio.get_running_loop()
         waits = []
         for tid in tids:
@@ -249,13 +250,18 @@ class Leases(ClusterBase):
         while self._runners < self.takeover_runners and self._runners * self.takeover_batch < len(self._queue):
             self._runners += 1
             self._spawn(self._run_queue())
-        await asyncio.gather(*waits)
+        return waits
 
     def coming(self, table_id: str) -> bool:
-        if table_id in self._queue:
-            self._asked[table_id] = None
-            return True
-        return table_id in self._claiming
+        self.wanted(table_id)
+        return table_id in self._queue or table_id in self._claiming
+
+    def wanted(self, table_id: str) -> None:
+        """A client asked for a table we do not serve (yet): should it come to us, it is replayed first, even
+        when it was asked for before its owner's death was noticed."""
+        if len(self._asked) > 10_000:  # tables that went to other workers: forget them
+            self._asked.clear()
+        self._asked[table_id] = None
 
     def _next_batch(self) -> list[tuple[str, str]]:
         """Up to a batch of queued tables, those clients asked for first."""
@@ -279,7 +285,7 @@ class Leases(ClusterBase):
 
     async def _take(self, tid: str, worker: str) -> None:
         try:
-            if not self.stopping:
+            if not self.stopping and self.room is not None and tid not in self.room.tables:
                 await self._replay(tid)
         except Exception:
             log.exception("worker %s: cannot take table %s over; handing it back", self.worker_id, tid)
@@ -329,6 +335,8 @@ class Leases(ClusterBase):
         try:
             won = await self._claim(keys=[self._key("own", table_id), self._key("tables", self.worker_id)],
                                     args=[self.worker_id, self.p, table_id])
+            if won and table_id in room.tables:  # taken meanwhile (ours already: CLAIM says so again)
+                return True
             return bool(won) and await self._replay(table_id)
         finally:
             self._claiming.discard(table_id)

@@ -64,6 +64,7 @@ class Relay(ClusterBase):
             self.relayed_frames += len(frames)
             if not listened:  # nobody listens there: its clients here hear it, and connect again
                 for r in [r for r in self.relays.values() if r.owner == worker]:
+                    self.wanted(r.table_id)  # its owner is likely dead: should the table come to us, it goes first
                     r.moved(self.retry)
                 for cid, frame in zip(self._call_ids(frames), frames, strict=True):
                     if cid is not None and frame[:1] == b"Q":
