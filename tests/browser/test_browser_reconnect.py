@@ -61,6 +61,35 @@ def test_reconnects_and_resumes_after_a_drop(room: Any) -> None:
     assert "不合规则" in toast.inner_text() and "9z" in toast.inner_text()
 
 
+def test_a_moving_table_is_retried_when_the_server_says(room: Any) -> None:
+    """4503 (the table's worker died; another takes it over): the client comes back after the close's hint,
+    not after its own back-off (400 ms first)."""
+    page = room.enter("换服")
+    opened: list[float] = []
+    routes: list[Any] = []
+
+    def through(ws: Any) -> None:
+        ws.connect_to_server()
+        opened.append(page.evaluate("() => performance.now()"))
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), through)
+    room.create_table(page, "demo", {"style": "tile", "players": 2})
+    room.sit(page, 0)
+    page.wait_for_timeout(300)
+    assert len(routes) == 1
+    closed = page.evaluate("() => performance.now()")
+    routes[-1].close(code=4503, reason=json.dumps({"code": "owner_unavailable", "retry_after_ms": 1500}))
+    page.wait_for_timeout(1000)
+    assert len(routes) == 1, "came back before the hint"
+    for _ in range(60):
+        if len(routes) >= 2:
+            break
+        page.wait_for_timeout(50)
+    assert len(routes) >= 2, "the client did not come back"
+    assert 1500 <= opened[-1] - closed < 2500, opened[-1] - closed
+
+
 def test_a_dead_connection_shows_and_resumes_by_itself(room: Any) -> None:
     """The socket stays open but nothing passes (a lost network): the unanswered ping shows "reconnecting…";
     when the network is back the client connects again by itself and resumes where it was."""

@@ -132,7 +132,7 @@ export function showTable(ctx, tableId, invite) {
       if (e.code === 4409 || e.code === 4401) { comeBackWithNewToken(usedToken, e.code, 0); return; }
       if (s.notFound) return;
       if (s.conn === "connecting" && retry >= 3) loadInfo(); // never got in: is the table still there?
-      reconnectLater();
+      reconnectLater(e.code === 4503 ? retryHint(e.reason) : null);
     };
   }
 
@@ -151,10 +151,19 @@ export function showTable(ctx, tableId, invite) {
     retryTimer = setTimeout(() => comeBackWithNewToken(used, code, waited + 100), 100);
   }
 
-  function reconnectLater() {
+  // 4503: the table is moving to another worker (one died); the server says when to try again
+  // (docs/protocol.md).  Its hint, with a little jitter so a room's clients do not all come back at once.
+  function retryHint(reason) {
+    try {
+      const ms = JSON.parse(reason || "{}").retry_after_ms;
+      return typeof ms === "number" && ms >= 0 ? Math.min(10000, ms) : null;
+    } catch { return null; }
+  }
+
+  function reconnectLater(hintMs = null) {
     s.conn = "reconnecting";
     renderConn();
-    const delay = Math.min(5000, 400 * 2 ** retry);
+    const delay = hintMs != null ? hintMs * (1 + 0.25 * Math.random()) : Math.min(5000, 400 * 2 ** retry);
     retry += 1;
     clearTimeout(retryTimer);
     retryTimer = setTimeout(connect, delay);
