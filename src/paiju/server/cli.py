@@ -260,6 +260,21 @@ def register_tools(app: typer.Typer) -> None:
                 typer.echo(f"{h['username']}\t{h['player_id']}\tgranted by {h['granted_by']}")
         engine.dispose()
 
+    @admin.command("rebuild-ratings")
+    def rebuild_ratings(data_dir: DataDir = Path("./data"), database_url: DatabaseUrl = None) -> None:
+        """Recompute every skill rating from the stored rated matches, in their one global order (issue 35)."""
+        import time
+
+        from paiju.server.scores.rating import rebuild
+
+        engine, _settings = _engine(data_dir, database_url)
+        try:
+            with engine.begin() as c:
+                n = rebuild(c, time.time())
+        finally:
+            engine.dispose()
+        typer.echo(f"rebuilt the ratings from {n} rated matches")
+
     app.add_typer(admin, name="admin")
 
     @app.command()

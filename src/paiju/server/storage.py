@@ -31,6 +31,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     create_engine,
     delete,
     event,
@@ -145,6 +146,43 @@ addresses = Table(
     Index("ix_addresses_player", "player_id"),
     Index("ix_addresses_table", "table_id"),
     Index("ix_addresses_at", "at"),
+)
+
+ratings = Table(  # issue 35: a skill rating per person per game (scores/rating.py), beside the ledger's score
+    "ratings", metadata,
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),  # rated matches played: provisional below 10
+    Column("updated_at", Float, nullable=False),
+    Index("ix_ratings_game", "game"),
+)
+
+rating_changes = Table(  # one row per person per rated match, in the one global order ``seq``
+    "rating_changes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("seq", BigInteger, nullable=False),  # the match's place in the global order (rating_clock)
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("table_id", String(32), ForeignKey("card_tables.id"), nullable=False),
+    Column("team", Integer, nullable=False),
+    Column("rank", Integer, nullable=False),  # 1 best; equal ranks tie
+    Column("mu_before", Float, nullable=True),  # NULL once the account is deleted (its history removed)
+    Column("sigma_before", Float, nullable=True),
+    Column("mu_after", Float, nullable=True),
+    Column("sigma_after", Float, nullable=True),
+    Column("at", Float, nullable=False),
+    UniqueConstraint("player_id", "table_id", name="uq_rating_changes_player_table"),
+    Index("ix_rating_changes_seq", "seq"),
+    Index("ix_rating_changes_player", "player_id", "game", "seq"),
+    Index("ix_rating_changes_table", "table_id"),
+)
+
+rating_clock = Table(  # one row: the last ``seq`` handed out; locking it serialises every rating step
+    "rating_clock", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("seq", BigInteger, nullable=False),
 )
 """The client address a person took a seat from: personal data kept only for the hosts' collusion signals
 (scores/signals.py), at most ``ADDRESS_DAYS`` days, in the person's own data and deleted with the account."""

@@ -30,6 +30,7 @@ from ..room.ownership import Command
 from ..room.room import Room
 from ..room.table import CardTable
 from ..scores import ledger as lg
+from ..scores import rating as rt
 from ..scores import scoring
 from ..storage import Player
 from .handlers import api, body_of, current_player, on_table, require_player, room_of
@@ -41,6 +42,11 @@ PAGES = ["/login", "/me", "/players/{player_id}", "/leaderboard", "/replay/{tabl
 
 MAX_PAGE = 100
 MAX_VIEWS = 40
+
+
+def _number(value: object) -> bool:
+    """A finite number (a rating cursor's first part)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _whole(value: object) -> bool:
@@ -83,9 +89,12 @@ async def get_player(request: Request) -> Response:
             return None
         entries, nxt = lg.ledger_page(c, pid, before=cursor, limit=limit, game=game)
         history, hnxt = lg.history_page(c, pid, before=None, limit=limit, game=game)
+        rt.add_changes(c, pid, entries)
+        rt.add_changes(c, pid, history)
         return {"player": {**lg.player_dict(p.id, p.nickname, None, p.account is not None),
                            "since": p.created_at},
-                "standing": lg.standing_of(c, pid), "ledger": entries,
+                "standing": lg.standing_of(c, pid), "ratings": rt.ratings_of(c, pid),
+                "rating_history": rt.history_of(c, pid, game), "ledger": entries,
                 "next": None if nxt is None else lg.encode_cursor(nxt),
                 "history": history, "history_next": None if hnxt is None else lg.encode_cursor(hnxt)}
 
@@ -136,6 +145,7 @@ async def get_history(request: Request) -> Response:
         if gone is None or gone.deleted_at is not None:
             return None
         items, nxt = lg.history_page(c, pid, before=before, limit=limit, game=game)
+        rt.add_changes(c, pid, items)
         return {"history": items, "next": None if nxt is None else lg.encode_cursor(nxt)}
 
     out = await room_of(request).db.run(job)
@@ -153,9 +163,14 @@ async def leaderboard(request: Request) -> Response:
         names = ", ".join(game_names())
         raise RoomError(ErrorCode.UNKNOWN_GAME, f"say which game: ?game= one of {names}", 422,
                         zh=f"请说明是哪个游戏：?game= 为 {names} 之一")
+    sort = request.query_params.get("sort", "score")
+    if sort not in ("score", "rating"):
+        raise RoomError(ErrorCode.BAD_OPTION, "sort must be rating or score", 422,
+                        zh="sort 应为 rating（等级分）或 score（积分 X）")
     raw = request.query_params.get("cursor")
     after = lg.decode_cursor(raw)
-    if raw and not (isinstance(after, list) and len(after) == 3 and _whole(after[0]) and _whole(after[1])
+    first_ok = _number if sort == "rating" else _whole
+    if raw and not (isinstance(after, list) and len(after) == 3 and first_ok(after[0]) and _whole(after[1])
                     and isinstance(after[2], str) and len(after[2]) <= 64):
         raise RoomError(ErrorCode.BAD_CURSOR, "that cursor is not one this server gave", 422,
                         zh="这个 cursor 不是本服务器给的")
@@ -165,12 +180,13 @@ async def leaderboard(request: Request) -> Response:
         raise RoomError(ErrorCode.BAD_CURSOR, "rank_from is the rank a page starts after", 422,
                         zh="rank_from 应为上一页最后的名次")
     rank_from = int(rank_raw) if raw else 0
-    rows, nxt = await room_of(request).db.run(lambda c: lg.leaderboard_page(c, game, after=after, limit=limit))
+    page = rt.leaderboard_page if sort == "rating" else lg.leaderboard_page
+    rows, nxt = await room_of(request).db.run(lambda c: page(c, game, after=after, limit=limit))
     for i, r in enumerate(rows):
         r["rank"] = rank_from + i + 1
     headers = {}
     if nxt is not None:
-        q = urlencode({"game": game, "cursor": lg.encode_cursor(nxt), "limit": limit,
+        q = urlencode({"game": game, "sort": sort, "cursor": lg.encode_cursor(nxt), "limit": limit,
                        "rank_from": rank_from + len(rows)})
         headers["Link"] = f'</api/leaderboard?{q}>; rel="next"'
     return JSONResponse(rows, headers=headers)
@@ -420,7 +436,22 @@ async def book_pending(room: Room, batch: int = 10) -> None:
         log.exception("booking finished matches failed; the next start tries again")
 
 
+@api
+async def get_table_ratings(request: Request) -> Response:
+    """A finished match's rating changes, person by person (the result panel asks after a rated match);
+    ``booked`` false: not booked yet, ask again."""
+    tid = request.path_params["table_id"]
+
+    def job(c: Connection) -> dict[str, Any]:
+        booked = c.execute(select(lg.table_scoring.c.booked_at).where(lg.table_scoring.c.table_id == tid)).first()
+        return {"table": tid, "booked": booked is not None and booked.booked_at is not None,
+                "changes": rt.changes_for(c, [tid]).get(tid, {})}
+
+    return JSONResponse(await room_of(request).db.run(job))
+
+
 ROUTES = [
+    Route("/api/tables/{table_id}/ratings", get_table_ratings),
     Route("/api/players/{player_id}", get_player),
     Route("/api/players/{player_id}/history", get_history),
     Route("/api/leaderboard", leaderboard),

@@ -29,7 +29,7 @@ from sqlalchemy import Column, Connection, Float, ForeignKey, Index, String, Tab
 from ..errors import ErrorCode, RoomError
 from ..limits import Attempts, Shared, Throttle, Throttled
 from ..settings import Settings
-from ..storage import Player, addresses, metadata, players
+from ..storage import Player, addresses, metadata, players, rating_changes, ratings
 from ..writer import Database
 from .auth import Sessions, clean_nickname
 
@@ -389,8 +389,8 @@ class Accounts:
         await self.store.revoke_all(player.id, keep=token)
 
     async def delete(self, player: Player, data: dict[str, Any], address: str) -> None:
-        """Anonymise the player and drop the account and its sessions; ledger entries stay (anonymised), so
-        everyone else's balances still add up."""
+        """Anonymise the player and drop the account, its sessions and its rating history; ledger entries stay
+        (anonymised), so everyone else's balances still add up."""
         stored = await self._stored_hash(player.id)
         if stored is not None:
             await self._check_own(player, stored, data.get("password"), address, "the password is wrong", "密码不对")
@@ -400,6 +400,11 @@ class Accounts:
             c.execute(delete(accounts).where(accounts.c.player_id == player.id))
             c.execute(delete(sessions).where(sessions.c.player_id == player.id))
             c.execute(delete(addresses).where(addresses.c.player_id == player.id))  # collusion signals' data
+            # the rating (issue 35): its values go; its place in each match's ranking stays, as the anonymised
+            # seats do, so everyone else's ratings still rebuild to the same values
+            c.execute(delete(ratings).where(ratings.c.player_id == player.id))
+            c.execute(update(rating_changes).where(rating_changes.c.player_id == player.id)
+                      .values(mu_before=None, sigma_before=None, mu_after=None, sigma_after=None))
             c.execute(update(players).where(players.c.id == player.id)
                       .values(nickname=DELETED_NICKNAME, deleted_at=now, revoked_before=now))
 

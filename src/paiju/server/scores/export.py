@@ -27,6 +27,7 @@ from .. import storage as st
 from ..people.accounts import accounts, sessions
 from ..people.moderation import reports
 from .ledger import ledger_page, standing_of
+from .rating import history_of, ratings_of
 
 
 class Pseudonyms:
@@ -139,7 +140,8 @@ def player_data(c: Connection, player_id: str, at: float) -> dict[str, Any] | No
             "player": {"id": p["id"], "nickname": p["nickname"], "created_at": p["created_at"],
                        "banned_at": p["banned_at"], "deleted_at": p["deleted_at"]},
             "account": None if account is None else dict(account),
-            "standing": standing_of(c, player_id), "ledger": entries, "tables": tables,
+            "standing": standing_of(c, player_id), "ratings": ratings_of(c, player_id),
+            "rating_history": history_of(c, player_id), "ledger": entries, "tables": tables,
             "reports_filed": filed, "sessions": sess, "addresses": [
                 {"table": r.table_id, "address": r.address, "at": r.at} for r in c.execute(
                     select(st.addresses).where(st.addresses.c.player_id == player_id,

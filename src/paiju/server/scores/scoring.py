@@ -42,6 +42,7 @@ from ..room.store import StoreHooks
 from ..storage import TableRow, actions, card_tables, departures
 from ..writer import Database
 from . import ledger as lg
+from . import rating as rt
 from .ledger import Claim
 
 log = logging.getLogger("paiju.server.scores.scoring")
@@ -436,8 +437,34 @@ def book_match(conn: Connection, m: MatchFacts, at: float) -> list[lg.Entry]:
     claims.extend(match_claims(m.game, m.table_id, m.result, finishers, hand_seconds, void, hands,
                                idle_hands(conn, m.table_id, hands)))
     entries = lg.book(conn, claims, at)
+    _rate(conn, m, finishers, escaped, at)
     _mark_booked(conn, m.table_id, at, row is not None)
     return entries
+
+
+def _rate(conn: Connection, m: MatchFacts, finishers: Sequence[SeatFacts], escaped: Sequence[EscapeFacts],
+          at: float) -> None:
+    """The match's rating step, in the booking's transaction (rating.py): who stayed by their score, the
+    leavers last in the order they left."""
+    people = {s.seat: s.player_id for s in finishers if s.player_id is not None}
+    leavers = [e.leaver.seat for e in sorted(escaped, key=lambda e: e.move)]
+    people.update({e.leaver.seat: e.leaver.player_id for e in escaped if e.leaver.player_id is not None})
+    sat_out = weimaque_sat_out(m.record) if m.game == "weimaque" else frozenset()
+    rt.rate_match(conn, m.game, m.table_id, rt.ranking(m.game, m.result["scores"], people, leavers, sat_out), at)
+
+
+def weimaque_sat_out(record: dict[str, Any]) -> frozenset[int]:
+    """The seats that were the 守醒 in every hand of a 偎麻雀 match, left out of its rating (they never played;
+    a match of one hand: its 守醒).  The record is replayed to see each hand's 守醒."""
+    g: Any = new_game(record)
+    watchers = {int(g.watcher_seat())}
+    done = g.hands_finished()
+    for seat, action in record["actions"]:
+        g.apply(seat, action)
+        if g.hands_finished() > done and not g.finished:
+            done = g.hands_finished()
+            watchers.add(int(g.watcher_seat()))
+    return frozenset(watchers) if len(watchers) == 1 else frozenset()
 
 
 def _mark_booked(conn: Connection, table_id: str, at: float, exists: bool) -> None:
