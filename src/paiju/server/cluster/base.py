@@ -60,7 +60,12 @@ class ClusterBase(Cluster):
         self.call_seconds = call_seconds
         # a slow answer is not a lost lease: the lease's own thread decides that (leases.py), so a starved
         # process does not also give up its relayed clients on every pipeline that took a second
-        self.redis = aioredis.from_url(url, socket_timeout=lease_seconds, socket_connect_timeout=lease_seconds)
+        # a reconnect storm asks Redis for hundreds of owners at once: they wait for one of a bounded set of
+        # connections (redis-py's plain pool refuses the 101st outright, and the handshake then failed)
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=256, timeout=lease_seconds,
+                                                        socket_timeout=lease_seconds,
+                                                        socket_connect_timeout=lease_seconds)
+        self.redis = aioredis.Redis(connection_pool=pool)
         self.worker_id = secrets.token_hex(4)
         self.inbox = f"{self.p}inbox:{self.worker_id}"
         self.room: Room | None = None

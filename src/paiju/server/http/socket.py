@@ -124,6 +124,18 @@ CLOSE_UNAVAILABLE = CLOSE_MOVED
 handshake, as when the table is between workers (the client reconnects on it either way)."""
 
 
+def _redis_errors() -> tuple[type[Exception], ...]:
+    try:
+        from redis.exceptions import RedisError  # the server extra, there whenever a cluster is
+    except ImportError:  # pragma: no cover
+        return ()
+    return (RedisError,)
+
+
+REDIS_ERRORS = _redis_errors()
+"""What the Redis client raises when Redis cannot answer in time (a handshake then hears "try again")."""
+
+
 async def _moving(ws: WebSocket, retry: float) -> None:
     """The table is between workers: "try again" (4503) and when, in the error and in the close's reason."""
     await ws.accept()
@@ -150,9 +162,14 @@ async def table_socket(ws: WebSocket) -> None:
         return
     owner: str | None = None
     if cluster is not None and tid not in room.tables:
-        owner = await cluster.owner_of(tid)
-        if owner is None and await cluster.claim(tid):  # nobody has it: it is ours now
-            owner = cluster.worker_id
+        try:
+            owner = await cluster.owner_of(tid)
+            if owner is None and await cluster.claim(tid):  # nobody has it: it is ours now
+                owner = cluster.worker_id
+        except REDIS_ERRORS as e:  # Redis slow or away: "try again", as for a table between workers
+            log.warning("redis unavailable for websocket %s: %s", ws.url.path, e)
+            await _moving(ws, cluster.retry)
+            return
         if tid not in room.tables and owner in (None, cluster.worker_id) and (
                 cluster.coming(tid) or await room.store.table(tid) is not None):
             # ours but not replayed yet (and now first in line), or nobody's yet: never a 403, "try again"
