@@ -5,6 +5,7 @@ import { api, ApiError, player } from "./api.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
 import { lang, listOf, t, tx } from "./i18n.js";
 import { ratedBadge } from "./rated.js";
+import { deltaText, ratingPanel, ratingText } from "./ratings.js";
 
 let gamesCache = null;
 
@@ -78,6 +79,7 @@ export function showProfile(ctx, playerId, own) {
       h("td", {}, detail),
       h("td", { class: ["num", e.points == null ? "muted" : scoreClass(e.points)] }, e.points == null ? "—" : signed(e.points)),
       h("td", { class: "num" }, e.balance == null ? "" : String(e.balance)),
+      h("td", { class: ["num", "rating-delta", e.rating ? scoreClass(e.rating.delta) : "muted"] }, e.rating ? deltaText(e.rating.delta) : ""),
       h("td", {}, e.table && m && m.status === "finished" && m.seats
         ? h("button", { class: "small replay-link", onclick: () => ctx.navigate(`/replay/${encodeURIComponent(e.table)}`) }, t("replay"))
         : null));
@@ -105,10 +107,11 @@ export function showProfile(ctx, playerId, own) {
             h("td", { class: "num" }, String(st.score)), h("td", { class: "num" }, String(st.base)),
             h("td", { class: "num" }, String(st.matches))))))
           : h("p", { class: "muted" }, t("no_history"))),
+      ratingPanel(state.data, (game) => gameName(state.games, game)),
       h("section", { class: "card-panel" },
         h("h2", {}, t("history")),
         state.entries.length ? h("div", { class: "result-scroll" }, h("table", { class: "result-table ledger-table", id: "ledger" },
-          h("thead", {}, h("tr", {}, [t("when"), t("game"), t("reason"), "", t("points"), t("balance"), ""].map((x) => h("th", {}, x)))),
+          h("thead", {}, h("tr", {}, [t("when"), t("game"), t("reason"), "", t("points"), t("balance"), t("rating"), ""].map((x) => h("th", {}, x)))),
           h("tbody", {}, state.entries.map(entryRow)))) : h("p", { class: "muted" }, t("no_history")),
         state.next ? h("div", { class: "form-actions" }, h("button", { id: "ledger-more", onclick: more }, t("more"))) : null),
       h("p", { class: "muted small-print" }, t("points_no_cash"))));
@@ -122,14 +125,16 @@ export function showProfile(ctx, playerId, own) {
 /** "/leaderboard?game=<game>": the ranking of one game, paged. */
 export function showLeaderboard(ctx, initialGame) {
   const me = player();
-  const state = { games: null, game: initialGame, rows: [], next: null, error: null };
+  const sort = new URLSearchParams(location.search).get("sort") === "rating" ? "rating" : "score";
+  const state = { games: null, game: initialGame, rows: [], next: null, error: null, sort };
+  const path = () => `/leaderboard?game=${encodeURIComponent(state.game)}${state.sort === "rating" ? "&sort=rating" : ""}`;
   let alive = true;
 
   async function load() {
     try {
       state.games = await games();
       if (!state.game || !state.games.some((g) => g.name === state.game)) state.game = state.games[0]?.name;
-      const { data, next } = await api.leaderboard(state.game);
+      const { data, next } = await api.leaderboard(state.game, state.sort);
       if (!alive) return;
       state.rows = data;
       state.next = next;
@@ -162,18 +167,26 @@ export function showLeaderboard(ctx, initialGame) {
         "aria-selected": g.name === state.game ? "true" : "false",
         onclick: () => {
           state.game = g.name;
-          history.replaceState(null, "", `/leaderboard?game=${encodeURIComponent(g.name)}`);
+          history.replaceState(null, "", path());
           load();
         },
       }, tx(g.display)))),
+      h("div", { class: "tabs board-sort", role: "tablist" }, ["score", "rating"].map((k) => h("button", {
+        class: ["tab", k === state.sort ? "selected" : null], role: "tab", id: `sort-${k}`,
+        "aria-selected": k === state.sort ? "true" : "false",
+        onclick: () => { state.sort = k; history.replaceState(null, "", path()); load(); },
+      }, t(k === "rating" ? "sort_rating" : "sort_score")))),
       h("section", { class: "card-panel" },
         state.rows.length ? h("table", { class: "result-table leaderboard", id: "leaderboard" },
-          h("thead", {}, h("tr", {}, [t("rank"), t("player"), t("score"), t("base"), t("matches")].map((x) => h("th", {}, x)))),
+          h("thead", {}, h("tr", {}, (state.sort === "rating" ? [t("rank"), t("player"), t("rating"), t("matches")]
+            : [t("rank"), t("player"), t("score"), t("base"), t("matches")]).map((x) => h("th", {}, x)))),
           h("tbody", {}, state.rows.map((r) => h("tr", { class: me && r.player.id === me.id ? "me" : null, dataset: { player: r.player.id } },
             h("td", { class: "num" }, String(r.rank)),
             h("td", {}, link(ctx, `/players/${encodeURIComponent(r.player.id)}`, r.player.nickname)),
-            h("td", { class: "num" }, String(r.score)), h("td", { class: "num" }, String(r.base)),
-            h("td", { class: "num" }, String(r.matches))))))
+            ...(r.rating && state.sort === "rating" ? [h("td", { class: "num rating-value" }, ratingText(r.rating)),
+              h("td", { class: "num" }, String(r.rating.matches))]
+              : [h("td", { class: "num" }, String(r.score)), h("td", { class: "num" }, String(r.base)),
+                h("td", { class: "num" }, String(r.matches))])))))
           : h("p", { class: "muted" }, state.error || t("no_ranking")),
         state.next ? h("div", { class: "form-actions" }, h("button", { id: "board-more", onclick: more }, t("more"))) : null),
       h("p", { class: "muted small-print" }, t("points_no_cash"))));

@@ -14,6 +14,7 @@ import { flyAway, flyIn, lift, reducedMotion } from "./motion.js";
 import { botName, say, seatName, useSeats } from "./names.js";
 import { onPrefChange, pref, setPref } from "./prefs.js";
 import { ratedBadge } from "./rated.js";
+import { ratingChanges } from "./ratings.js";
 import { openHistoryPanel, ScoreHistory } from "./history.js";
 import { openRulesPanel } from "./rules.js";
 import { cue } from "./sound.js";
@@ -900,6 +901,7 @@ export function showTable(ctx, tableId, invite) {
         h("h2", { id: "result-title" }, final ? t("match_over") : t("result"),
           last?.title ? h("span", { class: "result-title" }, say(last.title)) : null),
         h("div", { class: "result-scroll" }, reveal, table),
+        final && s.info?.rated === "rated" ? ratingChanges(tableId, s.info?.seats) : null,
         final ? rematchBar() : null,
         final ? null : pauseBar(),
         h("div", { class: "form-actions" },
