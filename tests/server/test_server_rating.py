@@ -268,6 +268,7 @@ def test_profile_history_leaderboard_table_changes_registration_export_and_delet
         assert ch["booked"] and set(ch["changes"]) == {a.id, b.id}
         assert ch["changes"][b.id]["delta"] > 0 > ch["changes"][a.id]["delta"]
         assert ch["changes"][b.id]["provisional"] is True
+        assert anon.http.get("/api/tables/nope/ratings").status_code == 404
         b = register(s, "yi_b", player=b)  # the guest registers: same player, same rating
         prof = anon.http.get(f"/api/players/{b.id}").json()
         r = prof["ratings"]["toy"]

@@ -439,8 +439,8 @@ async def book_pending(room: Room, batch: int = 10) -> None:
 @api
 async def get_table_ratings(request: Request) -> Response:
     """A finished match's rating changes, person by person (the result panel asks after a rated match);
-    ``booked`` false: not booked yet, ask again."""
-    tid = request.path_params["table_id"]
+    ``booked`` false: not booked yet, ask again.  A private table's, like its replay: its people or the invite."""
+    tid = (await _finished_row(request)).id
 
     def job(c: Connection) -> dict[str, Any]:
         booked = c.execute(select(lg.table_scoring.c.booked_at).where(lg.table_scoring.c.table_id == tid)).first()
