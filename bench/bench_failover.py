@@ -85,7 +85,7 @@ class Run:
                    "--database-url", self.db_url, "--redis-url", self.args.redis_url, "--turn-seconds", "0",
                    "--claim-seconds", "0", "--claim-pause", "0", "--pace-seconds", "0", "--next-hand-seconds", "0",
                    "--bot-delay", "0", "--grace-seconds", "600", "--address-limit-factor", "100",
-                   "--log-level", "warning"]
+                   "--log-level", self.args.log_level]
             log = (data / f"worker-{n}-{self.way}.log").open("wb")
             procs.append(subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env))
         for port, proc in zip(self.ports, procs, strict=True):
@@ -202,6 +202,7 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=8.0, help="seconds of play before the kill")
     ap.add_argument("--timeout", type=float, default=60.0, help="give up on tables not back after this")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--log-level", default="warning", help="the workers' (info: each table taken over, timed)")
     args = ap.parse_args()
     if not 2 <= args.tables <= 2000 or not args.database_url.startswith("postgresql"):
         sys.exit("keep it bounded: 2..2000 tables, on PostgreSQL")
@@ -228,7 +229,7 @@ def main() -> None:
                         proc.kill()
             with admin.connect() as c:
                 c.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        print(json.dumps(results[-1], ensure_ascii=False), flush=True)
+        print(json.dumps({**results[-1], "logs": str(data)}, ensure_ascii=False), flush=True)
     admin.dispose()
 
 

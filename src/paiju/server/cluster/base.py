@@ -88,6 +88,8 @@ class ClusterBase(Cluster):
         """Queued tables a client asked for: they go first."""
         self._done: dict[str, asyncio.Future[None]] = {}
         self._runners = 0
+        self._unarmed: list[CardTable] = []
+        """Tables replayed from the queue whose bots and clocks start once the queue is empty."""
         self._lapsed = False
         """The heartbeat thread renewed a lease that may have run out meanwhile: check what we still own."""
         self._loop_seen = time.monotonic()

@@ -282,11 +282,17 @@ class Leases(ClusterBase):
                 await asyncio.gather(*(self._take(tid, worker) for tid, worker in batch))
         finally:
             self._runners -= 1
+        if not self._runners:  # every table is served again: now their bots and clocks go on
+            unarmed, self._unarmed = self._unarmed, []
+            for table in unarmed:
+                if self.room is not None and self.room.tables.get(table.id) is table:
+                    with contextlib.suppress(Exception):
+                        await table.rearm()
 
     async def _take(self, tid: str, worker: str) -> None:
         try:
             if not self.stopping and self.room is not None and tid not in self.room.tables:
-                await self._replay(tid)
+                await self._replay(tid, later=True)
         except Exception:
             log.exception("worker %s: cannot take table %s over; handing it back", self.worker_id, tid)
             with contextlib.suppress(Exception):
@@ -341,8 +347,10 @@ class Leases(ClusterBase):
         finally:
             self._claiming.discard(table_id)
 
-    async def _replay(self, table_id: str) -> bool:
-        """The table is ours in Redis now: fence its old owner out in PostgreSQL and rebuild it from its record."""
+    async def _replay(self, table_id: str, later: bool = False) -> bool:
+        """The table is ours in Redis now: fence its old owner out in PostgreSQL and rebuild it from its record.
+        ``later``: its bots and clocks wait until the whole queue is replayed (the bots of tables already back,
+        playing at once, would otherwise take the CPU from the replays of those not back yet)."""
         room = self.room
         assert room is not None
         row = await room.db.run(lambda c: st.take_over(c, table_id))
@@ -352,7 +360,9 @@ class Leases(ClusterBase):
                 pipe.srem(self._key("tables", self.worker_id), table_id)
                 await pipe.execute()
             return False
-        await room.restore([row])
+        await room.restore([row], rearm=not later)
+        if later and row.id in room.tables:
+            self._unarmed.append(room.tables[row.id])
         log.info("worker %s: took table %s over (epoch %s, %d moves)", self.worker_id, table_id,
                  row.owner_epoch, len(row.actions))
         return table_id in room.tables

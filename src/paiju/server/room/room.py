@@ -249,8 +249,9 @@ class Room:
             table.close()
             self.cluster.changed(table)  # the other workers no longer find it here
 
-    async def restore(self, rows: list[TableRow]) -> None:
-        """Rebuild every unfinished table by replaying its record; re-arm deadlines, bots and grace timers.
+    async def restore(self, rows: list[TableRow], rearm: bool = True) -> None:
+        """Rebuild every unfinished table by replaying its record; re-arm deadlines, bots and grace timers
+        (``rearm=False``: the caller does, later: a takeover serves every table again before any bot moves).
         A waiting table idle past ``waiting_table_minutes`` is marked expired instead."""
         ttl = self.settings.waiting_table_minutes * 60.0
         edge = self.settings.clock() - ttl
@@ -270,7 +271,8 @@ class Room:
             for s in row.seats:
                 if s.player_id is not None and s.nickname is not None:
                     self._players.setdefault(s.player_id, Player(s.player_id, s.nickname))
-            await table.rearm()
+            if rearm:
+                await table.rearm()
         if expired:
             def job(c: Connection) -> None:
                 for tid in expired:
