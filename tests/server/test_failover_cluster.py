@@ -212,3 +212,30 @@ def test_a_killed_worker_under_load_comes_back_asked_for_tables_first(cluster: A
         from paiju.server.scores import ledger as lg
         assert lg.check_balances(conn) == []
     engine.dispose()
+
+
+def test_a_reconnect_storm_from_one_address_is_throttled(cluster: Any) -> None:  # noqa: F811
+    """Until a dead worker's table is back, one address asking again and again gets "try again" at once with a
+    longer hint once past its refusals a second (20, two-second bursts), never a 403."""
+    from websockets.sync.client import connect as connect_sync
+
+    a, b = cluster(2, None, "--address-limit-factor", "1")
+    p = Client(cluster, a, "暴")
+    tid = p.ok(a, "/api/tables", {"game": "shuiyu"})["id"]
+    a.stop(signal.SIGKILL)
+    hints: list[int] = []
+    for _ in range(80):  # well before a's lease runs out (3 s)
+        try:
+            with connect_sync(f"ws://127.0.0.1:{b.port}/ws/tables/{tid}?token={p.token}", open_timeout=5) as ws:
+                while True:
+                    msg = json.loads(ws.recv(timeout=5))
+                    assert msg["type"] == "error" and msg["code"] == "owner_unavailable", msg
+        except ConnectionClosed as e:
+            assert e.rcvd is not None and e.rcvd.code == 4503, e
+            hints.append(json.loads(e.rcvd.reason)["retry_after_ms"])
+        if len(hints) >= 50:
+            break
+    assert len(hints) >= 50 and hints[:10] == [500] * 10, hints  # the room's hint at first
+    assert max(hints[40:]) > 500, hints  # past 40 in two seconds: the wait for the address, longer
+    # and the table still comes back
+    wait_for(lambda: b.health()["tables"] == 1, 10)

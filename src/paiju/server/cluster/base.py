@@ -88,6 +88,8 @@ class ClusterBase(Cluster):
         """Queued tables a client asked for: they go first."""
         self._done: dict[str, asyncio.Future[None]] = {}
         self._runners = 0
+        self.deaf: dict[str, float] = {}
+        """When a publish to each worker last found nobody listening (it is likely dead, its lease not out yet)."""
         self._unarmed: list[CardTable] = []
         """Tables replayed from the queue whose bots and clocks start once the queue is empty."""
         self._lapsed = False
@@ -140,6 +142,11 @@ class ClusterBase(Cluster):
     def retry(self) -> float:
         """Seconds a client of a moving table is told to wait before it tries again."""
         return self.room.settings.moving_retry_seconds if self.room is not None else RETRY_SECONDS
+
+    def gone_quiet(self, worker: str) -> bool:
+        """Whether nobody listened at the worker's inbox a moment ago: a client of its tables is told "try
+        again" at once, without a relay that would find nobody either."""
+        return time.monotonic() - self.deaf.get(worker, -1e9) < self.beat
 
     def coming(self, table_id: str) -> bool:
         """Whether the table is being taken over here; a queued one is moved to the front (leases.py)."""

@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ErrorCode, RoomError, no_table
@@ -63,6 +64,7 @@ class Relay(ClusterBase):
         for (worker, frames), listened in zip(out.items(), heard, strict=True):
             self.relayed_frames += len(frames)
             if not listened:  # nobody listens there: its clients here hear it, and connect again
+                self.deaf[worker] = time.monotonic()
                 for r in [r for r in self.relays.values() if r.owner == worker]:
                     self.wanted(r.table_id)  # its owner is likely dead: should the table come to us, it goes first
                     r.moved(self.retry)

@@ -170,8 +170,14 @@ async def table_socket(ws: WebSocket) -> None:
             log.warning("redis unavailable for websocket %s: %s", ws.url.path, e)
             await _moving(ws, cluster.retry)
             return
-        if tid not in room.tables and owner in (None, cluster.worker_id) and (
-                cluster.coming(tid) or await room.store.table(tid) is not None):
+        # its owner found deaf a moment ago (likely dead, its lease not out yet): no relay that would find
+        # nobody either; and should the table come to us, it goes first
+        quiet = owner is not None and owner != cluster.worker_id and cluster.gone_quiet(owner)
+        if quiet:
+            cluster.wanted(tid)
+        mine_or_nobodys = owner is None or owner == cluster.worker_id
+        if tid not in room.tables and (quiet or (mine_or_nobodys and (
+                cluster.coming(tid) or await room.store.table(tid) is not None))):
             # ours but not replayed yet (and now first in line), or nobody's yet: never a 403, "try again"
             if refusals is not None:
                 refusals.hit(address)
