@@ -169,13 +169,17 @@ def test_the_rating_is_provisional_until_ten_rated_matches(engine: Engine) -> No
         cls = get_game("huashui")
         game = cls.new(cls.config_class(), seed=1)
         play(game)
-        seen = []
+        seen, tids = [], []
         for i in range(10):
             tid = store(c, game, {0: "pa", 1: "pb"})
+            tids.append(tid)
             got = rt.rate_match(c, "huashui", tid, rt.ranking("huashui", [1, 0, 0, 0], {0: "pa", 1: "pb"}), i)
             seen.append(got["pa"]["provisional"])
             assert rt.ratings_of(c, "pa")["huashui"]["provisional"] == (i + 1 < rt.PROVISIONAL)
         assert seen == [True] * 9 + [False]
+        later = rt.changes_for(c, tids)  # read back: each change says what the rating was then
+        assert [later[t]["pa"]["provisional"] for t in tids] == seen
+        assert later[tids[-1]]["pb"]["delta"] < 0 < later[tids[-1]]["pa"]["delta"]
         r = rt.ratings_of(c, "pa")["huashui"]
         assert r["matches"] == 10 and r["rating"] == pytest.approx(r["mu"] - 3 * r["sigma"])
 

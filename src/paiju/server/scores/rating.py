@@ -165,13 +165,18 @@ def changes_for(conn: Connection, table_ids: Sequence[str]) -> dict[str, dict[st
     out: dict[str, dict[str, dict[str, Any]]] = {}
     if not ids:
         return out
-    for r in conn.execute(select(rating_changes).where(rating_changes.c.table_id.in_(ids),
-                                                       rating_changes.c.mu_after.is_not(None))):
-        n = conn.execute(select(rating_changes.c.id).where(
-            rating_changes.c.player_id == r.player_id, rating_changes.c.game == r.game,
-            rating_changes.c.seq <= r.seq)).all()
+    rows = list(conn.execute(select(rating_changes).where(rating_changes.c.table_id.in_(ids),
+                                                          rating_changes.c.mu_after.is_not(None))))
+    seqs: dict[tuple[str, str], list[int]] = {}
+    if rows:  # each person's rated matches up to each change: whether it was provisional then
+        keys = sorted({(r.player_id, r.game) for r in rows})
+        for k in conn.execute(select(rating_changes.c.player_id, rating_changes.c.game, rating_changes.c.seq)
+                              .where(tuple_(rating_changes.c.player_id, rating_changes.c.game).in_(keys))):
+            seqs.setdefault((k.player_id, k.game), []).append(int(k.seq))
+    for r in rows:
+        n = sum(1 for q in seqs[(r.player_id, r.game)] if q <= r.seq)
         out.setdefault(r.table_id, {})[r.player_id] = change_dict(r.mu_before, r.sigma_before, r.mu_after,
-                                                                  r.sigma_after, len(n))
+                                                                  r.sigma_after, n)
     return out
 
 
