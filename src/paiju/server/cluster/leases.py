@@ -48,7 +48,8 @@ class Leases(ClusterBase):
     async def stop(self) -> None:
         """Hand every table over: stop acting, give up the lease, tell the others to take over now."""
         self.stopping = True
-        self._beating.set()  # the thread renews no more: release() deletes the lease
+        if hasattr(self, "_beating"):  # started: the thread renews no more, release() deletes the lease
+            self._beating.set()
         for r in list(self.relays.values()):
             r.moved(self.retry)
         for timer in self._rechecks.values():
@@ -62,7 +63,8 @@ class Leases(ClusterBase):
     async def release(self) -> None:
         """After the last write has committed (the lifespan stops the database first): the lease goes, and the
         other workers hear it and take the tables over at once."""
-        await asyncio.to_thread(self._beater.join, self.lease)
+        if hasattr(self, "_beater"):
+            await asyncio.to_thread(self._beater.join, self.lease)
         with contextlib.suppress(Exception):
             await self.redis.delete(self._key("hb", self.worker_id))
             await self.redis.publish(self._key("news"), b"G" + self.worker_id.encode())
