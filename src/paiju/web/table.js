@@ -245,7 +245,8 @@ export function showTable(ctx, tableId, invite) {
       case "table": {
         const paused = !!s.info?.pause;
         noteDepartures(s.info, msg.table);
-        s.info = msg.table;
+        // the broadcast is the same for every watcher, so it never carries a private table's invite: keep ours
+        s.info = s.info?.invite && !msg.table.invite ? { ...msg.table, invite: s.info.invite } : msg.table;
         // the pause between hands is over: the next hand's clock runs, so the result panel gives way
         if (paused && !s.info.pause && s.resultOpen && !s.view?.finished) s.resultOpen = false;
         render();
