@@ -109,7 +109,7 @@ def build(g: HuashuiState, viewer: int) -> View:
                   if g.phase in (CLAIM, ROB) and claim.may_answer(viewer) else None),
         "locked": (("all" if g.lock_all[viewer] else sorted(TILE_TEXT[t] for t in g.locks[viewer]))
                    if own else None),
-        "pending_lines": g.hand_lines,
+        "pending_lines": list(g.hand_lines),  # the engine appends to its own list: a view keeps no alias of it
         "gen_zhuang": {"active": g.gen_active, "tile": TILE_TEXT[g.gen_tile] if g.gen_tile >= 0 else None,
                        "count": g.first_discards},
         "last_result": g.last_result,
