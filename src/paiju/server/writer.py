@@ -63,7 +63,13 @@ class Database:
         self._thread: threading.Thread | None = None
         self._pending: list[tuple[Any, asyncio.Future[Any], asyncio.AbstractEventLoop]] = []
         self._compiled: dict[tuple[Table, tuple[str, ...]], tuple[str, tuple[str, ...] | None] | None] = {}
-        self._raw: Any = None  # the writer's kept driver connection (a pool connection), opened on first use
+        self._conn: Connection | None = None
+        """The writer's kept connection, opened on first use: checking one out of the pool for each commit (and
+        the pool's ping on PostgreSQL, a round trip) cost as much as the commit's own SQL under load."""
+        self._used_at = float("-inf")
+        self.idle_ping = 1.0
+        """Seconds idle after which the kept connection is pinged before use (a database restarted meanwhile
+        is reconnected to, as the pool's ping did; under load the connection is never idle that long)."""
         self.commits = 0
         self.jobs = 0
         self.handoffs = 0
@@ -78,10 +84,7 @@ class Database:
             self._queue.put(_STOP)
             self._thread.join()
             self._thread = None
-            if self._raw is not None:
-                with contextlib.suppress(Exception):
-                    self._raw.close()
-                self._raw = None
+            self._drop()
             log.info("database: %d jobs in %d commits (%d hand-offs)", self.jobs, self.commits, self.handoffs)
 
     def run_now(self, job: Callable[[Connection], T]) -> T:
@@ -146,48 +149,71 @@ class Database:
                 if plain else None
         return self._compiled[(table, keys)]
 
-    def _commit_rows(self, batch: list[Any]) -> bool:
-        """A batch of plain inserts (the moves) goes through one kept driver connection with precompiled
-        statements: SQLAlchemy's per-transaction Python work cost more than SQLite's, and it runs under the GIL
-        the event loop needs.  False when the batch is not only that; raises if the driver fails."""
+    def _connection(self) -> Connection:
+        """The kept connection, pinged first if it sat idle (a dead one is replaced)."""
+        conn = self._conn
+        now = time.monotonic()
+        if conn is not None and now - self._used_at > self.idle_ping:
+            try:
+                conn.exec_driver_sql("SELECT 1")
+                conn.rollback()
+            except Exception:
+                self._drop()
+                conn = None
+        if conn is None:
+            conn = self._conn = self.engine.connect()
+        self._used_at = now
+        return conn
+
+    def _drop(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.invalidate()
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
+
+    def _plan(self, jobs: list[_Insert]) -> list[tuple[str, list[Any]]] | None:
+        """Inserts as (precompiled SQL, parameter rows) runs for the driver's ``executemany``, or None when a
+        column needs SQLAlchemy's conversion: SQLAlchemy's per-statement Python work cost more than the SQL, and
+        it runs under the GIL the event loop needs."""
         plans: list[tuple[str, list[Any]]] = []
-        for job, _fut, _loop in batch:
-            if not isinstance(job, _Insert):
-                return False
+        for job in jobs:
             keys = tuple(job.row)
             compiled = self._sql_for(job.table, keys)
             if compiled is None:
-                return False
+                return None
             sql, positions = compiled
             params = tuple(job.row[k] for k in positions) if positions is not None else job.row
             if plans and plans[-1][0] == sql:
                 plans[-1][1].append(params)
             else:
                 plans.append((sql, [params]))
-        if self._raw is None:
-            self._raw = self.engine.raw_connection()
-        raw = self._raw
+        return plans
+
+    def _insert_rows(self, conn: Connection, jobs: list[_Insert]) -> None:
+        """Rows inserted on ``conn``'s transaction, through the driver where the SQL allows it."""
+        plans = self._plan(jobs)
+        if plans is None:
+            i = 0
+            while i < len(jobs):
+                j = i
+                while j < len(jobs) and jobs[j].table is jobs[i].table:
+                    j += 1
+                conn.execute(insert(jobs[i].table), [job.row for job in jobs[i:j]])
+                i = j
+            return
+        cur = conn.connection.cursor()
         try:
-            cur = raw.cursor()
-            try:
-                for sql, params_list in plans:
-                    cur.executemany(sql, params_list)
-            finally:
-                cur.close()
-            raw.commit()
-        except Exception:
-            self._raw = None
-            with contextlib.suppress(Exception):
-                raw.rollback()
-            with contextlib.suppress(Exception):
-                raw.close()
-            raise
-        return True
+            for sql, params_list in plans:
+                cur.executemany(sql, params_list)
+        finally:
+            cur.close()
 
     def _commit(self, batch: list[Any], *, settle: bool = True) -> list[tuple[bool, Any]]:
         results: list[tuple[bool, Any]] = []
         try:
-            results = [(True, None)] * len(batch) if self._commit_rows(batch) else self._commit_jobs(batch)
+            results = self._commit_jobs(batch)
         except Exception as e:
             if len(batch) == 1 or _unavailable(e):
                 # a database that cannot be reached (or a file locked by another process) fails the whole batch
@@ -213,22 +239,28 @@ class Database:
         return results
 
     def _commit_jobs(self, batch: list[Any]) -> list[tuple[bool, Any]]:
-        """Any jobs, in order, in one SQLAlchemy transaction."""
+        """Any jobs, in order, in one transaction on the kept connection; a run of inserts as one
+        ``executemany`` per statement.  On failure the connection is dropped (the next batch opens another)."""
         results: list[tuple[bool, Any]] = []
-        with self.engine.begin() as conn:
-            i = 0
-            while i < len(batch):
-                job = batch[i][0]
-                if isinstance(job, _Insert):
-                    j = i
-                    while j < len(batch) and isinstance(batch[j][0], _Insert) and batch[j][0].table is job.table:
-                        j += 1
-                    conn.execute(insert(job.table), [b[0].row for b in batch[i:j]])
-                    results.extend((True, None) for _ in range(i, j))
-                    i = j
-                else:
-                    results.append((True, job(conn)))
-                    i += 1
+        conn = self._connection()
+        try:
+            with conn.begin():
+                i = 0
+                while i < len(batch):
+                    if isinstance(batch[i][0], _Insert):
+                        j = i
+                        while j < len(batch) and isinstance(batch[j][0], _Insert):
+                            j += 1
+                        self._insert_rows(conn, [b[0] for b in batch[i:j]])
+                        results.extend((True, None) for _ in range(i, j))
+                        i = j
+                    else:
+                        results.append((True, batch[i][0](conn)))
+                        i += 1
+        except Exception as e:
+            if conn.invalidated or _unavailable(e):  # a job's own failure leaves the connection as good as new
+                self._drop()
+            raise
         return results
 
 
