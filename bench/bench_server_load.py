@@ -37,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +108,7 @@ class Client:
         self.waiters: dict[int, asyncio.Future[float]] = {}
         self.errors = 0
         self.received = 0
+        self.finished = False
 
     def state(self) -> dict[str, Any]:
         return json.loads(self.raw) if self.raw is not None else {}
@@ -122,6 +123,7 @@ class Client:
                 if m is not None:
                     self.seq = int(m.group(2))
                     self.raw = text
+                    self.finished = self.finished or '"finished":true' in text  # the view says the match is over
                     # the answer to an action is a later state (several moves may apply as one update: a
                     # window's held answers), or, where the room holds the answer until its window ends (a
                     # pass in a paced deal step, a claim under the claim pause), this seat's own state again
@@ -192,6 +194,8 @@ async def setup(bases: list[str], n_tables: int, games: list[tuple[str, dict[str
                 r = await post(at, "/api/tables", {"game": game, "config": config, "turn_seconds": 0,
                                                    "claim_seconds": 0}, owners[i // TABLES_PER_OWNER])
                 tid: str = r.json()["id"]
+                # a creator is seated at once (issue 33); an older revision's is not, and its leave is refused
+                await at.post(f"/api/tables/{tid}/leave", json={}, headers=owners[i // TABLES_PER_OWNER])
                 for seat in range(4):
                     await post(at, f"/api/tables/{tid}/sit", {"seat": seat}, auth[seat])
                 return tid
@@ -270,7 +274,7 @@ async def drive(ports: list[int], tids: list[str], tokens: list[str], bases: lis
             newest = max(c.seq for c in clients)  # a client still behind would act on a stale state
             deciding = [c for c in clients
                         if c.seq == newest and c.raw is not None and '"legal":[]' not in c.raw]
-            if not deciding and (clients[0].state().get("view") or {}).get("finished"):
+            if not deciding and clients[0].finished:
                 finished_tables += 1
                 return
             if deciding:
@@ -344,7 +348,20 @@ def main() -> None:
     ap.add_argument("--timeline", action="store_true",
                     help="also print, per second of the run, the actions and their p99 and max latency (to tell "
                          "steady queueing from stalls)")
+    ap.add_argument("--against", default=None, metavar="REV",
+                    help="also serve from git revision REV's src/, runs alternating, and print the ratios")
+    ap.add_argument("--rounds", type=int, default=2, help="with --against or --knee: runs of each side")
+    ap.add_argument("--knee", default=None, metavar="N,N,...",
+                    help="table counts to sweep (with --against: for both sides); prints where p99 passes 50 ms")
     args = ap.parse_args()
+    if args.against or args.knee:
+        compare(args)
+        return
+    measure(args)
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """One run: the servers, the load, the report (printed as a JSON line, and returned)."""
     if not 1 <= args.tables <= 2000 or not 1 <= args.duration <= 600 or not 1 <= args.workers <= 8:
         sys.exit("keep it bounded: 1..2000 tables, 1..600 seconds, 1..8 workers")
     if (args.workers > 1 or args.redis_url) and not (args.redis_url and (args.database_url or "").startswith(
@@ -359,6 +376,33 @@ def main() -> None:
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * args.tables + 1024)), hard))
+    with fresh_database(args.database_url) as url:
+        return _measure(args, games, url)
+
+
+@contextlib.contextmanager
+def fresh_database(url: str | None) -> Iterator[str | None]:
+    """A PostgreSQL URL's server with a database of this run's own, dropped afterwards (a server restores every
+    table left playing in its database: a second run on the same one would carry the first's tables)."""
+    if not url or not url.startswith("postgresql"):
+        yield url
+        return
+    from sqlalchemy import create_engine, text
+
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    name = f"paiju_load_{os.getpid()}_{int(time.time() * 1000) % 10**9}"
+    with admin.connect() as c:
+        c.execute(text(f"CREATE DATABASE {name}"))
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with admin.connect() as c:
+            c.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
+
+
+def _measure(args: argparse.Namespace, games: list[tuple[str, dict[str, Any]]], database_url: str | None
+             ) -> dict[str, Any]:
     data = Path(tempfile.mkdtemp(prefix="paiju-load-"))
     paiju = ROOT / ".venv/bin/paiju"
     if not paiju.exists():  # a worktree: the interpreter's own
@@ -388,8 +432,8 @@ def main() -> None:
             cmd += ["--next-hand-seconds", str(args.next_hand_seconds)]
         if args.mix:  # no pause the clients would wait out (the claim pause, the deal's pace)
             cmd += ["--claim-pause", "0", "--pace-seconds", "0"]
-        if args.database_url:
-            cmd += ["--database-url", args.database_url]
+        if database_url:
+            cmd += ["--database-url", database_url]
         if args.redis_url:
             cmd += ["--redis-url", args.redis_url]
         cmd.append("--ws-deflate" if args.deflate else "--no-ws-deflate")
@@ -428,7 +472,8 @@ def main() -> None:
                          me_wait=runqueue_wait(os.getpid()))
             if args.py_spy:
                 spies.append(subprocess.Popen(
-                    [str(ROOT / ".venv/bin/py-spy"), "record", "--nonblocking", "-p", str(server.pid), "-r", "50",
+                    [str(ROOT / ".venv/bin/py-spy"), "record", "--nonblocking",
+                     *(["--gil"] if os.environ.get("PYSPY_GIL") else []), "-p", str(server.pid), "-r", "50",
                      "-d", str(int(args.duration)), "-f", "raw", "-o", args.py_spy],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
@@ -495,7 +540,7 @@ def main() -> None:
         "worker_rss_mb": [round(r) for r in worker_rss],
         "load_average_1m": round(os.getloadavg()[0], 1),
     }
-    print(json.dumps(report, ensure_ascii=False))
+    print(json.dumps(report, ensure_ascii=False), flush=True)
     if args.timeline:
         per_second: dict[int, list[float]] = {}
         for t, x in zip(res["sent_at"], lat, strict=True):
@@ -504,6 +549,76 @@ def main() -> None:
             xs = per_second[second]
             print(f"t={second:4d}s actions={len(xs):5d} p99={pct(xs, 99) * 1000:7.1f} ms "
                   f"max={max(xs) * 1000:7.1f} ms", file=sys.stderr)
+    return report
+
+
+KNEE_MS = 50.0
+"""The p99 past which a table count is past the knee (issue 36)."""
+
+
+def compare(args: argparse.Namespace) -> None:
+    """This tree against ``--against`` (and/or a sweep of table counts): each run a subprocess of this script,
+    the sides alternating round by round so a busy moment of a shared machine falls on both; then the medians,
+    the ratios of CPU per action, and the knee of each side."""
+    import tempfile as _tempfile
+
+    from paiju.devtools.revision import export_src
+
+    scratch = _tempfile.TemporaryDirectory(prefix="paiju-load-rev-")
+    sides: list[tuple[str, str | None]] = [("this tree", None)]
+    if args.against:
+        short = subprocess.run(["git", "rev-parse", "--short", args.against], capture_output=True, text=True,
+                               cwd=ROOT).stdout.strip()
+        sides.append((f"rev {short}", str(export_src(args.against, Path(scratch.name)))))
+    counts = [int(n) for n in args.knee.split(",")] if args.knee else [args.tables]
+    skip = {"--against", "--knee", "--rounds", "--tables", "--server-src"}
+    base: list[str] = []
+    argv = sys.argv[1:]
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        key = word.split("=", 1)[0]
+        if key in skip:
+            i += 1 if "=" in word else 2
+            continue
+        base.append(word)
+        i += 1
+    rows: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for n in counts:
+        for r in range(args.rounds):
+            for label, src in (sides if r % 2 == 0 else sides[::-1]):
+                cmd = [sys.executable, __file__, *base, "--tables", str(n), *(["--server-src", src] if src else [])]
+                out = subprocess.run(cmd, capture_output=True, text=True)
+                lines = [ln for ln in out.stdout.splitlines() if ln.startswith("{")]
+                if out.returncode != 0 or not lines:
+                    sys.exit(f"{label}, {n} tables: the run failed:\n{out.stderr[-3000:]}")
+                report = json.loads(lines[-1])
+                rows.setdefault((label, n), []).append(report)
+                print(f"{label:>12} {n:5d} tables, round {r + 1}: {report['server_cpu_ms_per_action']:.3f} ms CPU "
+                      f"per action, p99 {report['p99_ms']:.1f} ms, {report['actions_per_s']:.0f} actions/s",
+                      file=sys.stderr, flush=True)
+
+    def med(label: str, n: int, key: str) -> float:
+        return float(statistics.median(r[key] for r in rows[(label, n)]))
+
+    print(f"\n{'tables':>6} " + " ".join(f"{label + ' CPU ms/action':>26} {label + ' p99 ms':>20}"
+                                         for label, _ in sides) + ("  CPU ratio" if len(sides) > 1 else ""))
+    for n in counts:
+        cells = " ".join(f"{med(label, n, 'server_cpu_ms_per_action'):>26.3f} {med(label, n, 'p99_ms'):>20.1f}"
+                         for label, _ in sides)
+        ratio = ""
+        if len(sides) > 1:
+            per_round = [a["server_cpu_ms_per_action"] / b["server_cpu_ms_per_action"]
+                         for a, b in zip(rows[(sides[0][0], n)], rows[(sides[1][0], n)], strict=True)]
+            ratio = f"  ×{statistics.median(per_round):.2f} [{min(per_round):.2f}–{max(per_round):.2f}]"
+        print(f"{n:>6} {cells}{ratio}")
+    for label, _ in sides:
+        past = [n for n in counts if med(label, n, "p99_ms") > KNEE_MS]
+        print(f"knee of {label}: " + (f"p99 passes {KNEE_MS:.0f} ms at {past[0]} tables" if past
+                                      else f"p99 stays under {KNEE_MS:.0f} ms up to {counts[-1]} tables"))
+    print(json.dumps({"sides": [label for label, _ in sides], "runs": {f"{k[0]}@{k[1]}": v for k, v in rows.items()}},
+                     ensure_ascii=False))
+    scratch.cleanup()
 
 
 if __name__ == "__main__":
