@@ -401,6 +401,29 @@ def fresh_database(url: str | None) -> Iterator[str | None]:
         admin.dispose()
 
 
+def backend_counts(database_url: str | None, redis_url: str | None) -> dict[str, int]:
+    """Counters of the shared services, read before and after the measured phase for the capacity model
+    (docs/server.md): Redis commands processed, and PostgreSQL's commits and rows written in this database."""
+    out: dict[str, int] = {}
+    if redis_url:
+        import redis
+
+        client = redis.Redis.from_url(redis_url)
+        out["redis_commands"] = sum(int(v["calls"]) for v in client.info("commandstats").values())
+        client.close()
+    if database_url and database_url.startswith("postgresql"):
+        from sqlalchemy import create_engine, text
+
+        engine = create_engine(database_url)
+        with engine.connect() as c:
+            c.execute(text("SELECT pg_stat_force_next_flush()"))
+            row = c.execute(text("SELECT xact_commit, tup_inserted, tup_updated, tup_deleted FROM pg_stat_database "
+                                 "WHERE datname = current_database()")).one()
+        engine.dispose()
+        out.update(pg_commits=int(row[0]), pg_rows_written=int(row[1]) + int(row[2]) + int(row[3]))
+    return out
+
+
 def _measure(args: argparse.Namespace, games: list[tuple[str, dict[str, Any]]], database_url: str | None
              ) -> dict[str, Any]:
     data = Path(tempfile.mkdtemp(prefix="paiju-load-"))
@@ -460,12 +483,14 @@ def _measure(args: argparse.Namespace, games: list[tuple[str, dict[str, Any]]], 
         per_worker: dict[int, float] = {}
         spies: list[subprocess.Popen[bytes]] = []
         threads_at_start: dict[int, float] = {}
+        counts_at_start: dict[str, int] = {}
 
         def on_load() -> None:
             """The measured phase starts: every socket open, every table started."""
             for srv in servers:  # each worker's event-loop thread (its id is the process id)
                 threads_at_start[srv.pid] = thread_cpu(srv.pid).get(srv.pid, 0.0)
             per_worker.update({s.pid: cpu_seconds(s.pid) for s in servers})
+            counts_at_start.update(backend_counts(database_url, args.redis_url))
             marks.update(server=sum(per_worker.values()), server_sys=sum(cpu_split(s.pid)[1] for s in servers),
                          me=time.process_time(), wall=time.perf_counter(),
                          server_wait=sum(runqueue_wait(s.pid) for s in servers),
@@ -489,6 +514,7 @@ def _measure(args: argparse.Namespace, games: list[tuple[str, dict[str, Any]]], 
         wait_self = runqueue_wait(os.getpid()) - marks["me_wait"]
         worker_rss = [rss_mb(s.pid) for s in servers]
         server_rss = sum(worker_rss)
+        counts = {k: v - counts_at_start.get(k, 0) for k, v in backend_counts(database_url, args.redis_url).items()}
         for spy in spies:
             spy.wait(60)
     except BaseException:
@@ -539,6 +565,7 @@ def _measure(args: argparse.Namespace, games: list[tuple[str, dict[str, Any]]], 
         "worker_cpu_pct": [round(100 * c / wall, 1) for c in worker_cpu],
         "worker_rss_mb": [round(r) for r in worker_rss],
         "load_average_1m": round(os.getloadavg()[0], 1),
+        **{f"{k}_per_action": round(v / max(1, len(lat)), 3) for k, v in counts.items()},
     }
     print(json.dumps(report, ensure_ascii=False), flush=True)
     if args.timeline:
