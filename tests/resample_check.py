@@ -65,3 +65,45 @@ def check_resample_is_sound(game: Game[Any], rng: random.Random) -> int:
                 same_resample(one, two, viewer, rng.getrandbits(32),
                                f"seat {seat} chose {first!r} or {second!r} unseen")
     return tried
+
+
+def play_out(game: Game[Any], rng: random.Random) -> None:
+    """Random legal play from ``game`` to the match's end, cards conserved at every step."""
+    inventory = game.inventory()
+    for _ in range(100_000):
+        if game.finished:
+            assert game.to_move() == () and game.result() is not None
+            return
+        movers = game.to_move()
+        assert movers, "an unfinished game must have someone to move"
+        seat = movers[rng.randrange(len(movers))]
+        legal = game.legal_actions(seat)
+        assert legal, f"seat {seat} must decide but has no legal action"
+        game.apply(seat, legal[rng.randrange(len(legal))])
+        assert game.inventory() == inventory, "cards appeared or vanished"
+    raise AssertionError("the game does not end")
+
+
+def check_from_view(game: Game[Any], seat: int, rng: random.Random, *, play: bool = True) -> Game[Any]:
+    """``from_view`` of ``seat``'s view (read back from JSON): the same view, every card of the game, the same
+    game for the same view and rng (also from another game that looks the same to the seat: a resample of it),
+    and, if ``play``, a match that plays to its end.  Returns the game built."""
+    cls = type(game)
+    view = game.view(seat)
+    seed = rng.getrandbits(32)
+    built = cls.from_view(json.loads(json.dumps(view)), random.Random(seed))
+    assert built.history == []
+    got = built.view(seat)
+    assert got == view, f"from_view changed the view of {seat}: {_first_difference(view, got)}"
+    assert built.inventory() == game.inventory(), "from_view must hold every card of the game, each once"
+    omniscient = built.view(OMNISCIENT)
+    again = cls.from_view(view, random.Random(seed)).view(OMNISCIENT)
+    assert again == omniscient, \
+        f"from_view is not determined by the view and rng: {_first_difference(omniscient, again)}"
+    twin = game.resample(seat, random.Random(rng.getrandbits(32)))
+    other = cls.from_view(twin.view(seat), random.Random(seed)).view(OMNISCIENT)
+    assert other == omniscient, \
+        f"from_view depends on more than the view (a reshuffled twin): {_first_difference(omniscient, other)}"
+    if play:
+        play_out(built.clone(), random.Random(seed))
+    return built

@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 import pytest
-from resample_check import check_resample_is_sound
+from resample_check import check_from_view, check_resample_is_sound
 
 from paiju.core import (
     OMNISCIENT,
@@ -251,3 +251,61 @@ def test_views_are_read_only(name: str) -> None:
             twin.apply(seat, action)
         for viewer in (*range(game.num_seats), SPECTATOR):
             assert game.view(viewer) == twin.view(viewer)
+
+
+FROM_VIEW_GAMES = {"shuiyu": 12, "huashui": 4, "shengji": 1, "weimaque": 4}
+"""Seeded matches per game for the from_view check: every seat at every ``FROM_VIEW_EVERY``-th decision, in
+every claim window and where a phase begins; the built game is played out at every ``FROM_VIEW_PLAY``-th check
+(a 升级 hand is long).  About a second a game."""
+FROM_VIEW_EVERY = {"shuiyu": 3, "huashui": 12, "shengji": 60, "weimaque": 10}
+FROM_VIEW_PLAY = {"shengji": 12}
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_from_view_rebuilds_the_seats_game(name: str) -> None:
+    """A game built from a seat's view shows that seat the same view, holds every card once, depends on the view
+    and rng alone (the reshuffle check) and plays to its end (issue 37)."""
+    cls = get_game(name)
+    every, play_every = FROM_VIEW_EVERY.get(name, 5), FROM_VIEW_PLAY.get(name, 4)
+    for seed in range(max(1, int(FROM_VIEW_GAMES.get(name, 4) * SCALE))):
+        game = cls.new(cls.config_class(), 20_000 + seed)
+        rng = random.Random(seed)
+        step = checked = 0
+        phase = None
+        while True:
+            if step % every == 0 or game.public_to_move() != game.to_move() or game.finished or game.phase != phase:
+                phase = game.phase
+                for seat in range(game.num_seats):
+                    try:
+                        check_from_view(game, seat, rng, play=checked % play_every == 0)
+                    except (AssertionError, ActionError) as e:
+                        raise AssertionError(f"{name} seed {20_000 + seed} step {step} seat {seat}: {e}") from e
+                    checked += 1
+            if game.finished:
+                break
+            movers = game.to_move()
+            seat = movers[rng.randrange(len(movers))]
+            legal = game.legal_actions(seat)
+            game.apply(seat, legal[rng.randrange(len(legal))])
+            step += 1
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_from_view_draws_the_hidden_cards(name: str) -> None:
+    """The hidden part is really drawn: over a few rng seeds another seat's view of the built game changes."""
+    cls = get_game(name)
+    game = cls.new(cls.config_class(), 3)
+    view = game.view(0)
+    others = {json.dumps([cls.from_view(view, random.Random(r)).view(s) for s in range(1, game.num_seats)],
+                         sort_keys=True) for r in range(6)}
+    assert len(others) > 1, f"{name}: from_view dealt the same hidden cards for every rng"
+
+
+def test_from_view_wants_a_seats_view_of_its_own_game() -> None:
+    """A spectator's view hides every hand (there is no seat to rebuild for); another game's view is refused."""
+    cls = get_game("shuiyu")
+    game = cls.new(cls.config_class(), 1)
+    with pytest.raises(ValueError):
+        cls.from_view(game.view(SPECTATOR), random.Random(0))
+    with pytest.raises(ValueError):
+        get_game("huashui").from_view(game.view(0), random.Random(0))

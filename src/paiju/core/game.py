@@ -403,6 +403,30 @@ class Game(ABC, Generic[C]):
         g._rederive(viewer, rng)
         return g
 
+    @classmethod
+    def from_view(cls, view: View, rng: random.Random) -> Self:
+        """A game that looks to ``view["viewer"]`` as ``view`` shows, everything that seat cannot see dealt afresh
+        from ``rng``: what a bot holding only its view searches from (issue 37).
+
+        ``view`` is what ``view(seat)`` returned, or the same read back from JSON.  The game fills in what the
+        view shows and puts the unseen cards anywhere their counts fit (``_from_view``, which depends on the view
+        alone); a resample for the seat then deals them afresh and re-derives what follows.  So, as with
+        :meth:`resample`, ``from_view(view(s), rng).view(s) == view(s)`` (a game names any field it cannot
+        reproduce), the result depends on the view and ``rng`` alone, cards are conserved, and its history is
+        empty: the actions that led here are not in a view (and it need not be reachable by them)."""
+        viewer = view.get("viewer")
+        if not isinstance(viewer, int) or isinstance(viewer, bool) or viewer < 0:
+            raise ValueError(f"from_view needs a seat's view, not the view of {viewer!r}")
+        if view.get("game") != cls.name:
+            raise ValueError(f"a {view.get('game')!r} view cannot build a {cls.name!r} game")
+        return cls._from_view(view).resample(viewer, rng)
+
+    @classmethod
+    def _from_view(cls, view: View) -> Self:
+        """The game as ``view`` shows it, hidden places filled with unseen cards in a fixed order (the resample
+        deals them afresh) and hidden decisions with any that fit (``_rederive`` draws them afresh)."""
+        raise NotImplementedError(f"{cls.__name__} cannot be built from a view")
+
     def _resample_gather(self, viewer: int) -> list[int]:
         """Hidden cards kept outside the declared card fields (偎麻雀's face-down 煨): they join the pool."""
         return []

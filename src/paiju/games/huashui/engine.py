@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 from paiju.core.claims import ClaimWindow
 from paiju.core.display import GameView
 from paiju.core.errors import NotationError
+from paiju.core.fromview import Unseen, parse_all
 from paiju.core.game import Result
 from paiju.core.terms import Action, Event, Seat, Text, Window
 
@@ -51,12 +52,15 @@ from .state import (
     Phase,
 )
 from .tables import POW, SUIT_OF, is_even_keys, is_standard_keys, keys_of
-from .tiles import NUM_KINDS, TILE_TEXT, Tile, counts_of, parse_tiles
+from .tiles import NUM_KINDS, TILE_TEXT, Tile, counts_of, parse_tiles, tiles_of
 from .view import MELD_LABEL, PHASE_LABEL
 
 __all__ = ["ACTIONS", "CLAIM", "DISCARD_ACT", "HU", "KONG_ACT", "KONG_ADDED", "KONG_CONCEALED", "KONG_EXPOSED",
            "MELD_LABEL", "OVER", "PASS", "PHASE_LABEL", "PUNG", "PUNG_ACT", "ROB", "TURN", "HuashuiGame", "Meld",
            "Phase"]
+
+_TILE: dict[str, Tile] = {t: i for i, t in enumerate(TILE_TEXT)}
+"""A tile's text back to the tile (a view's notation)."""
 
 
 class HuashuiGame(HuashuiState):
@@ -72,6 +76,7 @@ class HuashuiGame(HuashuiState):
     # ---- setup -------------------------------------------------------------------------------------
     def _setup(self, deal: Any) -> None:
         self._totals = [0, 0, 0, 0]
+        self.rules = self.config.to_dict()
         self.hand_no = 0
         self.results = []
         self.last_result = None
@@ -532,6 +537,71 @@ class HuashuiGame(HuashuiState):
         for t in self.wall[self.front:self.back]:
             total[t] += 1
         return Counter({t: n for t, n in enumerate(total) if n})
+
+    # ---- a game from a seat's view (issue 37) ------------------------------------------------------
+    @classmethod
+    def _from_view(cls, view: dict[str, Any]) -> HuashuiGame:
+        """The hand as ``view`` shows it.  Other seats' tiles and the wall get unseen tiles (the resample deals
+        them afresh; a hidden current seat's drawn tile is one of its new tiles); a claim window is opened afresh
+        from the tiles, with the viewer's own answer.  What only other seats knew (their pass locks, a fourth tile
+        held when punging) starts empty, as in a resample.  Not in any view, so not rebuilt: the earlier hands'
+        summaries (``results`` holds the last one and placeholders, so the count of hands played is right)."""
+        g = cls(HuashuiConfig.from_dict(view["rules"]), 0)
+        viewer = int(view["viewer"])
+        own = 0 <= viewer < 4
+        g.phase = Phase(view["phase"])
+        g.hand_no = int(view["hand_no"]) - (0 if g.phase == OVER else 1)
+        g._totals = [int(t) for t in view["totals"]]
+        g.last_result = view["last_result"]
+        last = g.last_result
+        g.results = [{"hand": h + 1} for h in range(g.hand_no - 1)] + (
+            [{"hand": g.hand_no, "dealer": last["dealer"], "outcome": last["outcome"], "winners": last["winners"],
+              "scores": last["scores"]}] if g.hand_no and last is not None else [])
+        g._events = []
+        g._version = 0
+        g.dealer = int(view["dealer"])
+        g.dice = (int(view["dice"][0]), int(view["dice"][1]))
+        g.melds = [[(m["type"], _TILE[m["tile"]], int(m["from"])) for m in ms] for ms in view["melds"]]
+        g.discards = [parse_all(d, _TILE.__getitem__) for d in view["discards"]]
+        mine = counts_of(parse_all(view["hand"], _TILE.__getitem__)) if own else None
+        seen = [t for d in g.discards for t in d] + [m[1] for ms in g.melds for m in ms for _ in range(
+            3 if m[0] == PUNG else 4)] + (tiles_of(mine) if mine is not None else [])
+        unseen = Unseen([t for t in range(NUM_KINDS) for _ in range(4)], seen)
+        g.counts = [mine if s == viewer and mine is not None
+                    else unseen.take_counts(int(view["hand_counts"][s]), NUM_KINDS) for s in range(4)]
+        g.keys = [keys_of(c) for c in g.counts]
+        g.wall = unseen.take(int(view["wall"]))
+        if unseen.rest():
+            raise ValueError("the view's counts do not account for every tile")
+        g.front, g.back = 0, len(g.wall)
+        locked = view["locked"] if own else None
+        g.lock_all = [s == viewer and locked == "all" for s in range(4)]
+        g.locks = [{_TILE[t] for t in locked} if s == viewer and isinstance(locked, list) else set() for s in range(4)]
+        g.held_fourth = [{_TILE[t] for t in view["held_fourth"] or ()} if s == viewer else set() for s in range(4)]
+        g.hand_lines = list(view["pending_lines"])
+        start = view["turn_start"]
+        g.drew, g.after_kong = start in ("draw", "replacement"), start == "replacement"
+        g.current = int(view["current"]) if view["current"] is not None else g.dealer
+        if g.phase == TURN and g.drew:  # the current seat's drawn tile: the viewer's own as shown, else any held
+            drawn = view["drawn"] if g.current == viewer else None
+            g.last_drawn = _TILE[drawn] if drawn else next(t for t, n in enumerate(g.counts[g.current]) if n)
+        else:
+            g.last_drawn = None
+        ld = view["last_discard"]
+        g.last_discard = (int(ld["seat"]), _TILE[ld["tile"]]) if ld is not None else None
+        gen = view["gen_zhuang"]
+        g.gen_active, g.first_discards = bool(gen["active"]), int(gen["count"])
+        g.gen_tile = _TILE[gen["tile"]] if gen["tile"] else -1
+        g.claim = ClaimWindow()
+        g.claim_tile, g.claim_from = -1, -1
+        if g.phase in (CLAIM, ROB):
+            g.claim_tile = _TILE[view["table"]["center"][0]["cards"][0]]
+            g.claim_from = g.current
+            g.claim = g._claim_window(g._window_options())
+            if view["answered"] is not None:
+                g.claim.answer(viewer, view["answered"])
+        g._legal_at, g._legal, g._text_at, g._text = -1, {}, -1, {}
+        return g
 
     # ---- resampling: what the declaration cannot say ------------------------------------------------
     def _redealt(self, viewer: int) -> list[Seat]:

@@ -55,6 +55,7 @@ class HuashuiState(Game[HuashuiConfig]):
     """The fields of a 滑水 match, each declared once (see :mod:`paiju.core.state`)."""
 
     _totals: Annotated[list[int], COPY]
+    rules: Annotated[dict[str, Any], SHARED]  # the config as a dict, in every view (never changed)
     hand_no: int
     results: Annotated[list[dict[str, Any]], COPY]  # one summary per hand, never changed once made
     last_result: Annotated[dict[str, Any] | None, SHARED]  # replaced at each settlement

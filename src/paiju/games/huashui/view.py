@@ -109,6 +109,13 @@ def build(g: HuashuiState, viewer: int) -> View:
                   if g.phase in (CLAIM, ROB) and claim.may_answer(viewer) else None),
         "locked": (("all" if g.lock_all[viewer] else sorted(TILE_TEXT[t] for t in g.locks[viewer]))
                    if own else None),
+        # what the seat knows that decides its own later choices, so that a game can be rebuilt from its view
+        # (issue 37): the pungs it made holding the fourth (no 过路杠 with it) and its answer in an open window
+        "held_fourth": sorted(TILE_TEXT[t] for t in g.held_fourth[viewer]) if own else None,
+        "answered": claim.answers.get(viewer) if own and g.phase in (CLAIM, ROB) else None,
+        # how the current seat's turn began, which everyone saw: a draw, a kong's replacement, or a pung
+        "turn_start": (("replacement" if g.after_kong else "draw") if g.drew else "pung") if g.phase == TURN else None,
+        "rules": g.rules,
         "pending_lines": list(g.hand_lines),  # the engine appends to its own list: a view keeps no alias of it
         "gen_zhuang": {"active": g.gen_active, "tile": TILE_TEXT[g.gen_tile] if g.gen_tile >= 0 else None,
                        "count": g.first_discards},

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from paiju.core.cards import SUITS, Card, card_text, parse_cards
 from paiju.core.display import GameView
 from paiju.core.errors import NotationError
+from paiju.core.fromview import Unseen, counts_of
 from paiju.core.game import Action, Event, Result, Seat, Window
 
 from . import view
@@ -65,6 +66,7 @@ class ShengjiGame(ShengjiState):
     # ---- setup ------------------------------------------------------------------------------------
     def _setup(self, deal: Any) -> None:
         cfg = self.config
+        self.rules = cfg.to_dict()
         self.levels = [cfg.start_level, cfg.start_level]
         self.match_gain = [0, 0]
         self.hands_played = 0
@@ -523,6 +525,85 @@ class ShengjiGame(ShengjiState):
         return Result(self.totals(), {"levels": list(self.levels), "gained": list(self.match_gain),
                                       "hands": self.hands_played, "reason": self.end_reason,
                                       "hand_log": self.hand_log})
+
+    # ---- a game from a seat's view (issue 37) ------------------------------------------------------
+    @classmethod
+    def _from_view(cls, view: dict[str, Any]) -> ShengjiGame:
+        """The hand as ``view`` shows it.  Other seats' hands (less the cards they showed), the undealt cards and
+        a kitty the viewer cannot see get unseen cards (the resample deals them afresh); while dealing, the other
+        seats are asked again, as in a resample.  Not in any view, so not rebuilt: the dealt part of the stock
+        (``stock[:pos]``, which nothing reads again), the earlier hands' log (``hand_log``: the last hand's
+        settlement is in ``last_result``, the others are placeholders) and each side's gains apart (``match_gain``
+        holds their difference, which is all the totals show), so the result's detail may differ."""
+        g = cls(ShengjiConfig.from_dict(view["rules"]), 0)
+        viewer = int(view["viewer"])
+        g.phase = Phase(view["phase"])
+        g.levels = [int(x) for x in view["levels"]]
+        diff = int(view["totals"][0])
+        g.match_gain = [max(diff, 0), max(-diff, 0)]
+        g.hands_played = int(view["hands_played"])
+        limit = g.config.max_hands
+        g.end_reason = None if g.phase != OVER else "max_hands" if limit and g.hands_played >= limit else "passed_a"
+        g.hand_log = [{"hand": h + 1} for h in range(g.hands_played)]
+        g.last_result = view["last_result"]
+        g.hand_first_action = int(view["hand_first_action"])
+        g._version = 0
+        g.start = int(view["start"])
+        g.dealer = None if view["dealer"] is None else int(view["dealer"])
+        g.first_hand = bool(view["first_hand"])
+        g.level = int(view["level"])
+        g.bid_cards = bid_table(g.level)
+        bid = view["bid"]
+        g.bid = None if bid is None else (int(bid["seat"]), parse_cards(bid["cards"])[0], len(bid["cards"]),
+                                          int(bid["rank"]))
+        g.first_bidder = None if view["first_bidder"] is None else int(view["first_bidder"])
+        g.bids = [dict(b) for b in view["bids"]]
+        g.trump_set = bool(view["trump_set"])
+        g.trump = SUITS.index(view["trump"]) if view["trump"] is not None else None
+        g.order = order_for(g.level, g.trump if g.trump_set else None)
+        reveal = view["kitty_card"]
+        g.kitty_reveal = parse_cards([reveal])[0] if reveal is not None else None
+        g.buried = bool(view["kitty_buried"])
+        g.turn = int(view["turn"]) if view["turn"] is not None else 0
+        g.trick = [(int(s), tuple(parse_cards(p))) for s, p in view["trick"]["plays"]]
+        g.tricks = [dict(t) for t in view["tricks"]]
+        g.pile = [c for t in g.tricks for _, p in t["plays"] for c in parse_cards(p)] + \
+            [c for _, p in g.trick for c in p]
+        g.captured = int(view["points"])
+        g.penalty = [int(x) for x in view["penalties"]]
+        g.fails = [int(x) for x in view["throw_fails"]]
+        g.fail_cards = [int(x) for x in view["throw_cards"]]
+        # the cards: what the viewer holds and sees, then the unseen ones where the counts say
+        burying = g.phase == BURY
+        g.known = [counts_of(parse_cards(k), NUM_KINDS) for k in view["shown"]]
+        kitty = parse_cards(view["kitty"]) if view["kitty"] is not None else None
+        held = counts_of(parse_cards(view["hand"] or []), NUM_KINDS)
+        if burying and viewer == g.dealer and kitty is not None:  # the dealer's hand shows the kitty it took
+            for c in kitty:
+                held[c] -= 1
+        counts = [int(n) for n in view["hand_counts"]]
+        g.sizes = [n - (KITTY if burying and s == g.dealer else 0) for s, n in enumerate(counts)]
+        seen = [c for c, n in enumerate(held) for _ in range(n)] + list(g.pile) + (kitty or [])
+        seen += [c for s in range(SEATS) if s != viewer for c, n in enumerate(g.known[s]) for _ in range(n)]
+        face_up = g.kitty_reveal if burying and kitty is None else None  # the third kitty card, shown to all
+        if face_up is not None:
+            seen.append(face_up)
+        unseen = Unseen(list(range(NUM_KINDS)) * 4, seen)
+        g.hands = [held if s == viewer else
+                   [k + n for k, n in zip(g.known[s], unseen.take_counts(g.sizes[s] - sum(g.known[s]), NUM_KINDS),
+                                          strict=True)] for s in range(SEATS)]
+        if kitty is None and g.phase in (BURY, PLAY):
+            kitty = unseen.take(KITTY - (face_up is not None))
+            if face_up is not None:
+                kitty.insert(2, face_up)
+        g.kitty = kitty if kitty is not None and g.phase != DEAL else []
+        g.pos = int(view["dealt"]) if g.phase == DEAL else DECK_SIZE
+        g.stock = [0] * g.pos + unseen.take(DECK_SIZE - g.pos)
+        if unseen.rest():
+            raise ValueError("the view's counts do not account for every card")
+        g.asking = (ALL_SEATS & ~(1 << viewer)) | (1 << viewer if view["you_decide"] else 0) if g.phase == DEAL else 0
+        g._listed = (-1, -1, ())
+        return g
 
     # ---- resampling: what the declaration cannot say ------------------------------------------------
     def _rederive(self, viewer: int, rng: random.Random) -> None:

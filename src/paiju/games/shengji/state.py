@@ -55,6 +55,7 @@ class ShengjiState(Game[ShengjiConfig]):
     engine and the view ask of them."""
 
     # ---- the match ----
+    rules: Annotated[dict[str, Any], SHARED]  # the config as a dict, in every view (never changed)
     levels: Annotated[list[int], COPY]
     """Each side's level, 2…14 (seats 0+2, seats 1+3)."""
     match_gain: Annotated[list[int], COPY]

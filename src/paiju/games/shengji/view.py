@@ -114,6 +114,7 @@ def build(g: ShengjiState, viewer: int) -> View:
         "hands_played": g.hands_played,
         "hand_first_action": g.hand_first_action,
         "last_result": g.last_result,
+        "rules": g.rules,  # the table's rules, so that a game can be rebuilt from a view (issue 37)
     }
     view["table"] = _table(g, viewer, view)
     return view

@@ -37,6 +37,7 @@ from typing import Any, ClassVar, cast
 from paiju.core.cards import Card, card_text, parse_cards
 from paiju.core.display import GameView
 from paiju.core.errors import NotationError
+from paiju.core.fromview import Unseen
 from paiju.core.game import Result
 from paiju.core.terms import Event
 
@@ -379,6 +380,54 @@ class ShuiyuGame(ShuiyuState):
                 self.prev = {**prev, "hands": [None if s in unseen else h for s, h in enumerate(prev["hands"])],
                              "arr": [None if s in unseen else a for s, a in enumerate(prev["arr"])]}
 
+    # ---- a game from a seat's view (issue 37) ------------------------------------------------------
+    @classmethod
+    def _from_view(cls, view: dict[str, Any]) -> ShuiyuGame:
+        """The round as ``view`` shows it.  Hidden hands get unseen cards (the resample deals them afresh); a
+        hidden split, call or response that the view says was made gets a placeholder, which ``_rederive``
+        replaces.  Whether a visible hand is face up for all or only shown to the viewer is not in the view
+        (it matters only at the match's end, for other viewers): those hands are made face up.  The last round
+        keeps the hands the viewer saw."""
+        g = cls(ShuiyuConfig.from_dict(view["rules"]), 0)
+        viewer, n = int(view["viewer"]), g.n
+        g.phase = Phase(view["phase"])
+        over = g.phase == Phase.OVER
+        g.banker = int(view["banker"])
+        g.rounds_played = int(view["round"]) - (0 if over else 1)
+        g.total = [float(t) for t in view["totals"]]
+        g.drinks = [int(d) for d in view["drinks"]]
+        g.last_result = view["table"]["last_result"]
+        g.prev = _prev_from(view["last_round"], n)
+        g._prev_views = {}
+        shown = [parse_cards(h) if h is not None else None for h in view["hands"]]
+        unseen = Unseen(range(52), [c for h in shown if h is not None for c in h])
+        g.hands = [h if h is not None else unseen.take(4) for h in shown]
+        g.stock = unseen.rest()
+        g.kinds = [view["kinds"][s] if shown[s] is not None else kind_of_cards(g.hands[s]) for s in range(n)]
+        g.arr = [_arr_from(view["arrangement"][s]) if shown[s] is not None
+                 else ((g.hands[s][0], g.hands[s][1]), (g.hands[s][2], g.hands[s][3])) if view["arranged"][s]
+                 else None for s in range(n)]
+        g._split_options = [None] * n
+        g.answers = list(view["answers"])
+        g.calls_public = g.phase in (Phase.ANSWER, Phase.RESPOND, Phase.OVER)
+        g.responses_public = over
+        decided = view["decided"]
+        g.calls = [c if c is not None or g.calls_public or s == g.banker or not decided[s] or g.phase != Phase.CALL
+                   else "cover" for s, c in enumerate(view["calls"])]
+        g.responses = [r if r is not None or g.phase != Phase.RESPOND or not decided[s]
+                       or not (g.calls[s] == "open" or (g.calls[s], g.answers[s]) in RESPOND_AFTER)
+                       else "drink" for s, r in enumerate(view["responses"])]
+        if over:
+            g.public = [shown[s] is not None and s != viewer for s in range(n)]
+        else:
+            g.public = [shown[s] is not None and ((g.phase != Phase.ARRANGE and g.kinds[s] != "plain")
+                                                  or (g.calls_public and g.calls[s] in ("open", "force")))
+                        for s in range(n)]
+        g.seen = [0] * n
+        g.pending = [int(s) for s in view["deciding"]] if g.phase in (Phase.ARRANGE, Phase.CALL,
+                                                                      Phase.RESPOND) else []
+        return g
+
     # ---- card-room hooks ------------------------------------------------------------------------
     def hands_finished(self) -> int:
         return self.rounds_played
@@ -393,3 +442,22 @@ class ShuiyuGame(ShuiyuState):
             if pref in legal:
                 return pref
         return legal[0]
+
+
+def _arr_from(shown: dict[str, list[str]] | None) -> Arrangement | None:
+    """An arrangement as a view shows it (``{"head": [..], "tail": [..]}``), back in the engine's form."""
+    if shown is None:
+        return None
+    (a, b), (c, d) = parse_cards(shown["head"]), parse_cards(shown["tail"])
+    return ((a, b), (c, d))
+
+
+def _prev_from(shown: dict[str, Any] | None, n: int) -> dict[str, Any] | None:
+    """The last round as the viewer saw it: its hands seen kept (as face up), the others unknown."""
+    if shown is None:
+        return None
+    arr = [_arr_from(a) for a in shown["arrangement"]]
+    return {"round": shown["round"], "banker": shown["banker"],
+            "hands": [[c for grp in a for c in grp] if a is not None else None for a in arr], "arr": arr,
+            "public": [a is not None for a in arr], "seen": [0] * n, "calls": list(shown["calls"]),
+            "answers": list(shown["answers"]), "responses": list(shown["responses"])}

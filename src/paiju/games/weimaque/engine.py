@@ -19,10 +19,11 @@ from typing import Any, ClassVar
 from paiju.core.claims import PENDING, ClaimWindow
 from paiju.core.display import GameView
 from paiju.core.errors import NotationError
+from paiju.core.fromview import Unseen, by_seat
 from paiju.core.game import Event, Result, Window
 
 from . import view
-from .cards import NUM_KINDS, Card, alias, cards_of, counts_of, deck, parse_cards
+from .cards import NUM_KINDS, Card, alias, cards_of, counts_of, deck, parse_card, parse_cards
 from .config import WeimaqueConfig
 from .rules import Win, best_win, can_win_shape, next_dealer, win_points
 from .state import (
@@ -441,6 +442,79 @@ class WeimaqueGame(WeimaqueState):
         if self.exposed >= 0:
             inv[self.exposed] += 1
         return inv
+
+    # ---- a game from a seat's view (issue 37) ------------------------------------------------------
+    @classmethod
+    def _from_view(cls, view: dict[str, Any]) -> WeimaqueGame:
+        """The hand as ``view`` shows it.  Hands the viewer cannot see, the face-down 煨 and the stock get unseen
+        cards (the resample deals them afresh, a 煨 as three of a kind); the claim window and the win after a 煨
+        follow from the cards.  Not in any view, so not rebuilt: the earlier hands' results (``results`` holds the
+        last one and empty placeholders, so ``hands_finished`` and the result's length are right) and the 过张
+        kinds under the passer reading that no rule reads (``guo``)."""
+        g = cls(WeimaqueConfig.from_dict(view["rules"]), 0)
+        viewer = int(view["viewer"])
+        g.hand_no = int(view["hand_no"])
+        g.tally = [float(t) for t in view["totals"]]
+        g.phase = Phase(view["phase"])
+        g.last_result = view["table"]["last_result"]
+        done = g.hand_no - (0 if g.phase == OVER else 1)
+        g.results = [{} for _ in range(max(0, done - 1))] + ([g.last_result] if done > 0 and g.last_result else [])
+        g.pending_events = []
+        g.dealer, g.watcher = int(view["dealer"]), int(view["watcher"])
+        shown_hands = by_seat(view.get("hands"))
+        if "hand" in view:
+            shown_hands[viewer] = view["hand"]
+        hands = {s: counts_of(parse_cards(h)) for s, h in shown_hands.items()}
+        if viewer == g.watcher:
+            hands[viewer] = [0] * NUM_KINDS
+        melds: list[list[Meld]] = [[] for _ in range(4)]
+        seen: list[Card] = [c for h in hands.values() for c in cards_of(h)]
+        face_down: list[tuple[int, int]] = []
+        for s in range(4):
+            for i, m in enumerate(view["melds"][s]):
+                if m["cards"][0] == "??":
+                    face_down.append((s, i))
+                    melds[s].append(("wei", (-1, -1, -1), -1))
+                    continue
+                cs = tuple(parse_cards(m["cards"]))
+                seen.extend(cs)
+                melds[s].append((m["kind"], cs, parse_card(m["claimed"]) if m["claimed"] is not None else cs[0]))
+        g.discards = [parse_cards(d) for d in view["discards"]]
+        seen += [c for d in g.discards for c in d]
+        exposed = view["exposed"]
+        g.exposed = parse_card(exposed["card"]) if exposed is not None else -1
+        g.source = exposed["source"] if exposed is not None else ""
+        g.source_seat = int(exposed["seat"]) if exposed is not None else -1
+        if g.exposed >= 0:
+            seen.append(g.exposed)
+        unseen = Unseen(deck(), seen)
+        for s, i in face_down:
+            cs = tuple(unseen.take_set(3))
+            melds[s][i] = ("wei", cs, cs[0])
+        g.melds = melds
+        g.hands = [hands[s] if s in hands else unseen.take_counts(int(view["hand_counts"][s]), NUM_KINDS)
+                   for s in range(4)]
+        g.stock = unseen.take(int(view["stock"]))
+        if unseen.rest():
+            raise ValueError("the view's counts do not account for every card")
+        g.last_card = not g.stock
+        g.played = [{parse_card(c) for c in p} for p in view["played"]]
+        g.locked = [{parse_card(c) for c in p} for p in view["locked"]]
+        passed = {parse_card(c) for c in view["guozhang"]}
+        g.guo = passed if g.config.guozhang == "global" else set()
+        g.passed = [passed if s == viewer and g.config.guozhang != "global" else set() for s in range(4)]
+        g.turn = int(view["turn"]) if view["turn"] is not None else max(g.source_seat, 0)
+        g.hu_option = None
+        g.wins = {}
+        g.claim = ClaimWindow()
+        if g.phase == DISCARD and g.melds[g.turn] and g.melds[g.turn][-1][0] == "wei":
+            g.hu_option = g._wei_win(g.turn)
+        if g.phase == CLAIM:
+            g._compute_options()
+            mine = view["claim"]["answer"] if view["claim"] is not None else None
+            if mine is not None:
+                g.claim.answer(viewer, mine)
+        return g
 
     # ---- resampling: what the declaration cannot say ------------------------------------------------
     def _hidden_wei(self, viewer: int) -> list[tuple[int, int]]:
