@@ -69,17 +69,24 @@ async def load(port: int, tables: int) -> None:
             owners.append({"Authorization": f"Bearer {r.json()['token']}"})
         sem = asyncio.Semaphore(16)
 
-        async def one(i: int) -> None:
+        async def make(i: int) -> str:
             auth = owners[i // TABLES_PER_OWNER]
             async with sem:
                 r = await http.post("/api/tables", json={"game": "huashui", "config": {"hands": 64}}, headers=auth)
                 r.raise_for_status()
-                tid = r.json()["id"]
+                tid: str = r.json()["id"]
                 (await http.post(f"/api/tables/{tid}/leave", json={}, headers=auth)).raise_for_status()
                 (await http.post(f"/api/tables/{tid}/bots", json={}, headers=auth)).raise_for_status()
-                (await http.post(f"/api/tables/{tid}/start", json={}, headers=auth)).raise_for_status()
+                return tid
 
-        await asyncio.gather(*(one(i) for i in range(tables)))
+        async def start(i: int, tid: str) -> None:
+            async with sem:
+                r = await http.post(f"/api/tables/{tid}/start", json={}, headers=owners[i // TABLES_PER_OWNER])
+                r.raise_for_status()
+
+        # every table made first, then all started: a started table's bots play at once and slow the rest
+        tids = await asyncio.gather(*(make(i) for i in range(tables)))
+        await asyncio.gather(*(start(i, tid) for i, tid in enumerate(tids)))
 
 
 def lags(port: int, seconds: float) -> list[float]:
