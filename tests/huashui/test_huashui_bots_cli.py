@@ -14,7 +14,7 @@ from .test_huashui_engine import ADDED, MULTI, SHANPON, start
 
 
 def test_best_bot_is_the_efficient_one() -> None:
-    assert list(BOTS) == ["efficient", "greedy"]
+    assert list(BOTS) == ["efficient", "greedy", "easy"]
     assert isinstance(get_bot("huashui", "best", 1), EfficientBot)
 
 

@@ -549,11 +549,49 @@ class EfficientBot:
         return best > (self.pung_model or 1.0) * now
 
 
+class EasyBot:
+    """入门: a beginner's habits: it plays its own hand tile by tile and never looks at the table.
+
+    - **Wins whenever it can** (胡 on any tile, any hand).
+    - **Claims every 杠 and 碰 offered**, on a discard or from its own hand: a new player takes every meld it
+      is allowed, since a meld looks like progress, even when it breaks a better shape or shows its hand.
+    - **Throws the loneliest tile first**: the tile with the fewest neighbours in its hand (other copies, and
+      for numbers the tiles of its suit within two); honours go first on a tie, then the first in hand order.
+      It counts no useful tiles and no shanten: it only sees which tiles touch.
+    - **Never defends**: it never looks at the discards or at who is close to a win.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)     # unused: every habit is a fixed rule (the room reseeds it anyway)
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        if "hu" in legal:
+            return "hu"
+        for word in ("kong", "pung"):
+            for a in legal:
+                if a.startswith(word):
+                    return a
+        discards = [a for a in legal if a.startswith("discard")]
+        if not discards:
+            return "pass" if "pass" in legal else legal[0]
+        counts = [0] * NUM_KINDS
+        for text in view["hand"] or ():
+            counts[TILE_OF[text]] += 1
+
+        def lonely(i: int) -> tuple[int, bool, int]:
+            t = _tile(discards[i])
+            near = sum(counts[u] for u in _NEAR[t]) - 1      # _NEAR[t] holds t itself: its other copies
+            return near, t < 27, i
+
+        return discards[min(range(len(discards)), key=lonely)]
+
+
 BOTS: dict[str, Callable[[int], Bot]] = {
     "efficient": EfficientBot,
     "greedy": ShantenGreedyBot,
+    "easy": EasyBot,
 }
 
-STRENGTHS: dict[str, str] = {"easy": "greedy", "normal": "best", "strong": "best"}
+STRENGTHS: dict[str, str] = {"easy": "easy", "normal": "best", "strong": "best"}
 """The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"); strong is the fast bot until a search
 bot is wired here (one line: its kind)."""

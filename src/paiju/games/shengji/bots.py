@@ -434,10 +434,51 @@ class HighestCardBot:
         return max(legal, key=rank)
 
 
-BOTS: dict[str, Callable[[int], Any]] = {"smart": SmartBot, "search": SearchBot, "highest": HighestCardBot}
+class EasyBot:
+    """入门: a beginner's habits: it plays its own cards big and small and counts nothing.
+
+    - **Bids whenever it can**, with the first bid it is offered: a new player shows a level card as soon as
+      one comes, whatever the rest of the hand.
+    - **Buries its smallest cards**: of the offered burials, the one whose cards rank lowest (trumps count
+      above every plain card); it does not think of voids or of the points it hides.
+    - **Leads its highest card**: a single card, the strongest it holds (trumps first), never a pair or a throw:
+      big cards look safe to a beginner.
+    - **Follows with the lowest legal cards**, unless points lie on the trick: then it plays its highest to grab
+      them.  It never feeds points to its partner and never counts who is void.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)     # unused: every habit is a fixed rule (the room reseeds it anyway)
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        if view["phase"] == "deal":
+            return next((a for a in legal if a != "pass"), "pass")
+        trump = view["trump"]
+        order = order_for(view["level"], suit_number(trump) if trump in SUITS else None)
+
+        def rank(c: Card) -> int:
+            return order.key[c] + (100 if order.suit[c] == TRUMP else 0)
+
+        def top(a: Action) -> tuple[int, int]:
+            cards = _cards_of(a)
+            return max(rank(c) for c in cards), -sum(POINTS[c] for c in cards)
+
+        if view["phase"] == "bury":
+            return min(legal, key=lambda a: sum(rank(c) for c in _cards_of(a)))
+        plays = view["trick"]["plays"]
+        if not plays:
+            singles = [a for a in legal if len(_cards_of(a)) == 1] or list(legal)
+            return max(singles, key=top)
+        if any(POINTS[c] for _, p in plays for c in parse_cards(p)):
+            return max(legal, key=top)
+        return min(legal, key=top)
+
+
+BOTS: dict[str, Callable[[int], Any]] = {"smart": SmartBot, "search": SearchBot, "highest": HighestCardBot,
+                                       "easy": EasyBot}
 """Strongest first by kind: ``best`` (the first entry) is the strongest *fast* bot, SmartBot; ``search`` is
 stronger but spends up to tens of milliseconds a decision."""
 
-STRENGTHS: dict[str, str] = {"easy": "highest", "normal": "best", "strong": "search"}
+STRENGTHS: dict[str, str] = {"easy": "easy", "normal": "best", "strong": "search"}
 """The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"): 高手 is the search bot, which the room runs
 in its worker processes with a time cap and falls back from to SmartBot when busy."""

@@ -714,8 +714,60 @@ class BiggestHeadBot:
         return legal[0]
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {"odds": OddsBot, "biggest_head": BiggestHeadBot}
+class EasyBot:
+    """入门: a beginner's habits, no odds and no reading of the table.
 
-STRENGTHS: dict[str, str] = {"easy": "biggest_head", "normal": "best", "strong": "best"}
+    - **Biggest pair at the head.**  Of the three splits it takes the one with the strongest head (ties: the
+      stronger tail): the head is what a new player looks at first, so it makes that as big as it can.
+    - **Opens a strong hand, covers a weak one.**  Strong: a 水鱼/至尊 hand, or a tail that beats half of all
+      two-card groups (``STRONG``).  It never forces, attacks or pushes: those calls want odds it does not know.
+    - **Never doubts.**  It believes the banker's word, and drinks rather than compares.
+    - **An honest banker.**  It kills an open hand it beats and walks the rest (it never bluffs a kill); it
+      calls a covered hand, accepts 进攻 and denies 走水 only when its own hand is strong.
+    """
+
+    STRONG = 0.5
+    """The tail's percentile among all groups from which a hand counts as strong."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)     # unused: every habit is a fixed rule (the room reseeds it anyway)
+
+    def strong(self, view: View) -> bool:
+        me = view["you"]
+        if view["kinds"][me] not in (None, "plain"):
+            return True
+        return _BELOW[_keys(view["arrangement"][me])[1]] >= self.STRONG
+
+    def act(self, view: View, legal: Sequence[str]) -> str:
+        phase = view["phase"]
+        if phase == "arrange":
+            return max(legal, key=lambda a: keys_of(parse_arrangement(a.removeprefix("split "))))
+        if phase == "call":
+            want = "open" if self.strong(view) else "cover"
+            return want if want in legal else legal[0]
+        if phase == "respond":
+            return next((w for w in ("believe", "drink") if w in legal), legal[0])
+        if phase == "answer":
+            me = view["you"]
+            target = int(legal[0].split()[1])
+            call = view["calls"][target]
+            if call == "open":
+                mine, theirs = _arr(view["arrangement"][me]), _arr(view["arrangement"][target])
+                word = "kill" if outcome(mine, theirs) == "banker" else "walk"
+            else:
+                yes, no = {"cover": ("call", "concede"), "attack": ("accept", "refuse"),
+                           "push": ("deny", "allow")}.get(call, ("", ""))
+                word = yes if self.strong(view) else no
+            action = f"{word} {target}"
+            return action if action in legal else legal[0]
+        return legal[0]
+
+
+
+BOTS: dict[str, Callable[[int], Bot]] = {"odds": OddsBot, "biggest_head": BiggestHeadBot,
+                                       "easy": EasyBot}
+
+STRENGTHS: dict[str, str] = {"easy": "easy", "normal": "best", "strong": "best"}
 """The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"); strong is the fast bot until a search
 bot is wired here (one line: its kind)."""
+

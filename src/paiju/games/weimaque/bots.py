@@ -265,8 +265,42 @@ class TunedBot(_HandBot):
     weights = TUNED
 
 
-BOTS: dict[str, Callable[[int], Any]] = {"tuned": TunedBot, "smart": SmartBot, "closest": ClosestToWinBot}
+class EasyBot:
+    """入门: a beginner's habits: it grabs every card it may and keeps the cards that touch.
 
-STRENGTHS: dict[str, str] = {"easy": "closest", "normal": "best", "strong": "best"}
+    - **Wins whenever it can** (胡).
+    - **Claims whenever allowed**: 碰 before 吃, the first 吃 offered; it never holds back to keep a pair or to
+      hide its hand, since a claimed 话 looks like progress.
+    - **Throws the card with the fewest neighbours**: other copies, cards of its size within two of its number,
+      and the same number of the other size (大小 mixed groups); first in hand order on a tie.  It weighs no
+      息, no red cards and no 过张, and never asks whether the others could 碰 or 吃 the card.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)     # unused: every habit is a fixed rule (the room reseeds it anyway)
+
+    def act(self, view: dict[str, Any], legal: Sequence[str]) -> str:
+        if "hu" in legal:
+            return "hu"
+        discards = [parse_card(a.split()[1]) for a in legal if a.startswith("discard")]
+        if not discards:
+            return next((a for w in ("peng", "chi") for a in legal if a.startswith(w)), "pass")
+        hand = [0] * NUM_KINDS
+        for c in view.get("hand") or ():
+            hand[parse_card(c)] += 1
+
+        def neighbours(k: int) -> int:
+            size = k - k % 10
+            near = sum(hand[size + n] for n in range(max(0, k % 10 - 2), min(10, k % 10 + 3)))
+            return near - 1 + hand[(k + 10) % 20]
+
+        k = min(discards, key=lambda k: (neighbours(k), discards.index(k)))
+        return f"discard {alias(k)}"
+
+
+BOTS: dict[str, Callable[[int], Any]] = {"tuned": TunedBot, "smart": SmartBot, "closest": ClosestToWinBot,
+                                       "easy": EasyBot}
+
+STRENGTHS: dict[str, str] = {"easy": "easy", "normal": "best", "strong": "best"}
 """The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"): 高手 and 普通 are both the tuned fast bot
 (no search bot for 偎麻雀 yet: one line here when there is)."""
