@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import pickle
 import time
 
 import pytest
 
 from paiju.bots import play_out
 from paiju.bots.base import get_bot, strength_kinds
+from paiju.bots.executor import SerialExecutor, execute
+from paiju.bots.study import StudyArgs
+from paiju.core.registry import entry
 from paiju.games.shuiyu import ShuiyuConfig, ShuiyuGame
 from paiju.games.shuiyu.bots import EasyBot
 
@@ -91,3 +95,12 @@ def test_easy_bots_finish_matches_fast_and_deterministically() -> None:
     for seed in range(10):
         assert match(seed) == match(seed)
     assert time.perf_counter() - start < 5.0
+
+
+def test_the_study_puts_any_bot_in_the_studied_seat() -> None:
+    """``paiju study shuiyu -o bot=easy``: the easy bot is studied, and the plan pickles for workers."""
+    work = entry("shuiyu").study_spec().plan(StudyArgs(1, 300_000, ("random",), {"bot": "easy"}))
+    pickle.dumps(work.play)
+    with SerialExecutor() as ex:
+        row = execute(work, ex).summary["rows"][0]
+    assert (row["bot"], row["against"], row["deals"]) == ("easy", "random", 1)

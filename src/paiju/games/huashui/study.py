@@ -6,7 +6,8 @@
 
 Each deal is played four times, the studied bot in seat 0, 1, 2 and 3 against three copies of the opponent; a
 sample is its mean points per hand over the four, the interval is 95% over deals.  ``-o variant=JSON`` passes
-options to the efficient bot.  ``-o compare=[JSON, ...]`` plays every variant on the same deals against three
+options to the efficient bot; ``-o bot=KIND`` studies another bot kind instead (``-o bot=easy --against
+random``).  ``-o compare=[JSON, ...]`` plays every variant on the same deals against three
 shanten-greedy bots and gives each one's difference to the first, paired deal by deal (a much tighter interval
 than either mean, since most decisions agree).
 """
@@ -14,7 +15,7 @@ than either mean, since most decisions agree).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -72,8 +73,11 @@ def plan(args: StudyArgs) -> Work[Any, Any, Summary]:
             raise ValueError("compare takes a JSON list of efficient-bot option objects")
         return compare_work(args.deals, args.seed, variants)
     variant: dict[str, Any] = args.options.get("variant") or {}
-    hero = partial(EfficientBot, **variant) if variant else EfficientBot
+    hero: Callable[[int], Bot] = partial(EfficientBot, **variant) if variant else EfficientBot
     name = f"efficient {json.dumps(variant)}" if variant else "efficient"
+    if "bot" in args.options:          # another bot in the studied seat (variant applies to efficient only)
+        name = str(args.options["bot"])
+        hero = bot_maker("huashui", name)
     rows = [(name, opp, DuplicateDeals("huashui", hero, bot_maker("huashui", opp), SEATS, seed=args.seed,
                                          measure=hero_outcome))
             for opp in args.against]
@@ -133,6 +137,7 @@ def compare_work(deals: int, seed: int, variants: Sequence[Mapping[str, Any]]
 
 
 STUDY = StudySpec(deals=2500, seed=0, against=("random", "greedy"), plan=plan,
-                  options={"variant": "efficient-bot options as a JSON object",
+                  options={"bot": "the studied bot kind (default efficient), e.g. easy",
+                           "variant": "efficient-bot options as a JSON object",
                            "compare": "a JSON list of efficient-bot option objects to screen, paired"})
 

@@ -9,6 +9,8 @@ sample is the hero's mean per round over the 4 rotations; the 95% intervals are 
 also played with the opponent in the hero's seat (the baseline drinks).  ``-o selfplay=N`` adds what OddsBot's
 calls say about its hand in N matches of self-play.
 
+``-o bot=KIND`` studies another bot in the hero's seat (e.g. ``-o bot=easy --against random``).
+
 ``-o probe=N`` adds the exploitability probe (``--against ''`` runs it alone): on N deals, every one-rule
 deviation of :data:`DEVIATIONS` plays each seat against three default bots, scored against the default bot in
 that seat on the same deal with the same bot seeds (docs/bots/shuiyu.md, *Exploitability probe*).
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from functools import partial
 from typing import Any, NamedTuple
 
 from paiju.bots.base import Bot, bot_maker, play_out
@@ -132,14 +135,14 @@ class SelfPlay(NamedTuple):
 
 
 def _play(deal: int, hero_seat: int, opponent: str, clocks: list[DecisionClock],
-          heroes: list[OddsBot]) -> tuple[float, float, list[tuple[str, float]]]:
+          heroes: list[Bot], kind: str = "odds") -> tuple[float, float, list[tuple[str, float]]]:
     """One match; the hero's score and drinks per round, and its score per round by role."""
     g = ShuiyuGame.new(ShuiyuConfig(), DEAL_SEED + deal)
     make = bot_maker("shuiyu", opponent)
     bots: list[Bot] = []
     for s in range(g.num_seats):
         if s == hero_seat:
-            hero = OddsBot(deal * 31 + s)
+            hero = bot_maker("shuiyu", kind)(deal * 31 + s)
             heroes.append(hero)
             clock = DecisionClock(hero)
             clocks.append(clock)
@@ -169,21 +172,24 @@ def _baseline_drinks(deal: int, opponent: str) -> float:
     return statistics.fmean(result.detail["drinks"]) / g.rounds_played
 
 
-def play_deal(opponent: str, deal: int) -> ShuiyuDeal:
+def play_deal(opponent: str, deal: int, kind: str = "odds") -> ShuiyuDeal:
+    """One deal, the studied bot (``kind``, OddsBot unless ``-o bot=``) in each seat in turn."""
     clocks: list[DecisionClock] = []
-    heroes: list[OddsBot] = []
+    heroes: list[Bot] = []
     score: list[float] = []
     drinks: list[float] = []
     as_banker: list[float] = []
     as_player: list[float] = []
     for r in range(4):
-        s, dr, roles = _play(deal, r, opponent, clocks, heroes)
+        s, dr, roles = _play(deal, r, opponent, clocks, heroes, kind)
         score.append(s)
         drinks.append(dr)
         as_banker += [v for role, v in roles if role == "banker"]
         as_player += [v for role, v in roles if role == "player"]
     claims: dict[str, tuple[int, int]] = {}
     for bot in heroes:
+        if not isinstance(bot, OddsBot):
+            continue
         for kind, (n, bluffs) in bot.stats.by_kind.items():
             made, bluffed = claims.get(kind, (0, 0))
             claims[kind] = (made + n, bluffed + bluffs)
@@ -212,15 +218,15 @@ Job = tuple[str, int]
 Outcome = ShuiyuDeal | SelfPlay | ProbeDeal
 
 
-def play_job(job: Job) -> Outcome:
+def play_job(job: Job, hero: str = "odds") -> Outcome:
     kind, n = job
     if kind == "selfplay":
         return play_selfplay(n)
-    return play_probe(n) if kind == "probe" else play_deal(kind, n)
+    return play_probe(n) if kind == "probe" else play_deal(kind, n, hero)
 
 
-def _row(opponent: str, deals: Sequence[ShuiyuDeal]) -> Summary:
-    row: Summary = {"bot": "odds", "against": opponent, "unit": "net drinks per round", "deals": len(deals),
+def _row(opponent: str, deals: Sequence[ShuiyuDeal], hero: str = "odds") -> Summary:
+    row: Summary = {"bot": hero, "against": opponent, "unit": "net drinks per round", "deals": len(deals),
                     "hands": 16 * len(deals), **interval([d.score for d in deals])}
     for key in ("drinks", "base_drinks", "banker", "player"):
         figure = interval([getattr(d, key) for d in deals])
@@ -240,6 +246,8 @@ def plan(args: StudyArgs) -> Work[Job, Outcome, Summary]:
     matches = int(args.options.get("selfplay", 0))
     probes = int(args.options.get("probe", 0))
     against = [opp for opp in args.against if opp]   # --against '' plays no opponent rows
+    hero = str(args.options.get("bot", "odds"))
+    bot_maker("shuiyu", hero)
     for opp in against:
         bot_maker("shuiyu", opp)  # an unknown kind fails here, with the known ones
     jobs: list[Job] = [("selfplay", m) for m in range(matches)]
@@ -249,7 +257,7 @@ def plan(args: StudyArgs) -> Work[Job, Outcome, Summary]:
     def merge(done: Sequence[Job], results: Sequence[Outcome]) -> Summary:
         summary: Summary = {"game": "shuiyu", "study": "duplicate deals", "deals": args.deals, "seed": args.seed,
                             "rows": [_row(opp, [r for j, r in zip(done, results, strict=True)
-                                                if j[0] == opp and isinstance(r, ShuiyuDeal)])
+                                                if j[0] == opp and isinstance(r, ShuiyuDeal)], hero)
                                      for opp in against]}
         if probes:
             summary["probe"] = probe_summary([r for r in results if isinstance(r, ProbeDeal)])
@@ -265,11 +273,13 @@ def plan(args: StudyArgs) -> Work[Job, Outcome, Summary]:
                                    "calls": table}
         return summary
 
-    return Work(play=play_job, jobs=jobs, merge=merge, prepare=odds_tables)
+    play = play_job if hero == "odds" else partial(play_job, hero=hero)
+    return Work(play=play, jobs=jobs, merge=merge, prepare=odds_tables)
 
 
 STUDY = StudySpec(deals=1250, seed=0, against=("random", "biggest_head"), plan=plan,
-                  options={"selfplay": "also N matches of OddsBot self-play: what each call says about the hand",
+                  options={"bot": "the studied bot kind (default odds); its opponents are --against",
+                           "selfplay": "also N matches of OddsBot self-play: what each call says about the hand",
                            "probe": "also N deals of the exploitability probe: every one-rule deviation in every "
                                     "seat against the default bot (--against '' for the probe alone)"},
                   prepare_bots=prepare_bots)
