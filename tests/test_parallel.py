@@ -116,6 +116,27 @@ def test_study_command_prints_rows_and_checks_its_options() -> None:
     assert bad.exit_code != 0 and "nobody" in bad.output
 
 
+def test_ladder_plays_each_strength_against_the_same_field() -> None:
+    """``paiju study GAME --ladder``: easy, normal and strong in the studied seats in turn, each against the
+    three strengths' bots, random and the game's own opponents, on the same deals; a strength that plays the
+    same bot as another says so."""
+    from paiju.bots.base import STRENGTHS, strength_kinds
+
+    kinds = strength_kinds("weimaque")
+    out = runner.invoke(app, ["study", "weimaque", "--ladder", "-n", "2", "--against", "closest", "-o",
+                              "scale=false", "--no-progress", "-w", "1"])
+    assert out.exit_code == 0, out.output
+    summary = json.loads(out.stdout)
+    field = summary["field"]
+    assert field[-2:] == ["random", "closest"] and len(field) == len(set(field))
+    assert set(field) >= {kinds[s] for s in STRENGTHS}
+    assert [(step["strength"], step["kind"]) for step in summary["steps"]] == [(s, kinds[s]) for s in STRENGTHS]
+    for step in summary["steps"]:
+        assert [r["deals"] for r in step["rows"]] == [2] * len(field)
+        assert all(r["mean"] is not None for r in step["rows"])
+        assert step["same_as"] == [s for s in STRENGTHS if s != step["strength"] and kinds[s] == step["kind"]]
+
+
 def _fails_on_three(x: int) -> int:
     if x == 3:
         raise ValueError("three is not allowed")

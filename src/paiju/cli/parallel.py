@@ -70,6 +70,50 @@ def finished_seeds(outcome: Outcome[Any], first: int) -> dict[str, Any]:
             "finished_seeds": [[a + first, b + first] for a, b in ranges(outcome.done_jobs)]}
 
 
+def ladder_field(game: str, extra: tuple[str, ...]) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The room's three strengths as bot kinds, and the field each plays against: those kinds (once each),
+    random, and ``extra`` (the game's own opponents, e.g. 水鱼's habit player)."""
+    from paiju.bots.base import STRENGTHS, strength_kinds
+
+    kinds = strength_kinds(game)
+    field: list[str] = []
+    for kind in [*(kinds[s] for s in STRENGTHS), "random", *extra]:
+        if kind not in field:
+            field.append(kind)
+    return {s: kinds[s] for s in STRENGTHS}, tuple(field)
+
+
+def run_ladder(game: str, spec: Any, args: Any, *, workers: int | None, ray: bool, ray_address: str | None,
+               progress: bool) -> None:
+    """``paiju study GAME --ladder``: the game's own study with each strength's bot in the studied seats, on the
+    same duplicate deals and the same field, one step after another; every row printed with its interval as it
+    comes, then one JSON summary.  A strength that plays the same kind as another is said so, not hidden."""
+    strengths, field = ladder_field(game, args.against)
+    steps = []
+    seconds = 0.0
+    for strength, kind in strengths.items():
+        work = spec.plan(replace(args, against=field, options={**args.options, "bot": kind}))
+        outcome = run_work(work, f"{game} ladder · {strength} ({kind})", workers=workers, ray=ray,
+                           ray_address=ray_address, progress=progress)
+        seconds += outcome.seconds
+        rows = outcome.summary.get("rows", [])
+        same = [s for s, k in strengths.items() if k == kind and s != strength]
+        for row in rows:
+            if row.get("mean") is not None and row.get("ci95") is not None:
+                err.print(f"{strength} ({kind}) vs {row['against']}: {row['mean']:+.3f} ± {row['ci95']:.3f} "
+                          f"{row['unit']} (95% CI, {row['deals']} deals)")
+        if same:
+            err.print(f"[yellow]{strength} plays the same bot as {', '.join(same)} ({kind})[/]")
+        steps.append({"strength": strength, "kind": kind, "same_as": same, "rows": rows})
+        if outcome.interrupted:
+            emit({"game": game, "study": "ladder", "deals": args.deals, "seed": args.seed, "field": list(field),
+                  "steps": steps, "seconds": round(seconds, 3)}, outcome)
+            return
+    typer.echo(json.dumps({"game": game, "study": "ladder", "deals": args.deals, "seed": args.seed,
+                           "field": list(field), "steps": steps, "seconds": round(seconds, 3)},
+                          ensure_ascii=False))
+
+
 def register(app: typer.Typer) -> None:
     """Add ``study`` to the ``paiju`` command."""
 
@@ -85,6 +129,9 @@ def register(app: typer.Typer) -> None:
         ray: UseRay = False,
         ray_address: RayAddress = None,
         progress: ShowProgress = True,
+        ladder: Annotated[bool, typer.Option(
+            "--ladder", help="the room's easy, normal and strong bots in turn, each against the field: the three "
+                             "of them, random and the game's own opponents (or --against)")] = False,
     ) -> None:
         """Run the game's bot study (duplicate deals) and print a JSON summary (the same on any number of workers)."""
         from paiju.bots.study import StudyArgs, StudySpec
@@ -111,6 +158,9 @@ def register(app: typer.Typer) -> None:
         kinds = spec.against if against is None else tuple(a for a in against.split(",") if a)  # '' = none
         args = StudyArgs(deals=deals or spec.deals, seed=spec.seed if seed is None else seed, against=kinds,
                          options=options)
+        if ladder:
+            run_ladder(game, spec, args, workers=workers, ray=ray, ray_address=ray_address, progress=progress)
+            return
         try:
             work = spec.plan(args)
         except (KeyError, ValueError) as e:
