@@ -206,9 +206,12 @@ Row = tuple[str, str, DuplicateDeals]
 
 def rows_work(game: str, rows: Sequence[Row], deals: int, *, seed: int, unit: str,
               extra: Callable[[DuplicateDeals, list[DealResult]], Summary] | None = None,
-              prepare: Callable[[], object] | None = None) -> Work[tuple[int, int], DealResult, Summary]:
+              prepare: Callable[[], object] | None = None,
+              pairs: Sequence[tuple[int, int]] = ()) -> Work[tuple[int, int], DealResult, Summary]:
     """A study of several rows over the same ``deals``: one job per (row, deal), one merge into the summary that
-    ``paiju study`` prints (``extra`` adds a game's own figures to each row)."""
+    ``paiju study`` prints (``extra`` adds a game's own figures to each row).  ``pairs`` (row i, row j): also
+    row i's result minus row j's, deal by deal — two bots on the same cards against the same field, whose
+    difference has a far tighter interval than the two means apart."""
     specs = tuple(r for _, _, r in rows)
 
     def merge(jobs: Sequence[tuple[int, int]], results: Sequence[DealResult]) -> Summary:
@@ -216,7 +219,12 @@ def rows_work(game: str, rows: Sequence[Row], deals: int, *, seed: int, unit: st
         for (bot, against, row), got in zip(rows, by_row(jobs, results, len(rows)), strict=True):
             out.append({"bot": bot, "against": against, "unit": unit, **row_summary(got),
                         **(extra(row, got) if extra is not None and got else {})})
-        return {"game": game, "study": "duplicate deals", "deals": deals, "seed": seed, "rows": out}
+        grouped = by_row(jobs, results, len(rows))
+        paired = [{"bot": rows[i][0], "minus": rows[j][0], "against": rows[i][1], "unit": unit,
+                   **interval([a.sample - b.sample for a, b in zip(grouped[i], grouped[j], strict=True)])}
+                  for i, j in pairs]
+        return {"game": game, "study": "duplicate deals", "deals": deals, "seed": seed, "rows": out,
+                **({"paired": paired} if pairs else {})}
 
     jobs = [(r, d) for r in range(len(rows)) for d in range(deals)]
     return Work(play=partial(play_row_deal, specs), jobs=jobs, merge=merge, prepare=prepare)

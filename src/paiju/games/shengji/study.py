@@ -77,14 +77,23 @@ def _sides(row: DuplicateDeals, results: list[DealResult]) -> Summary:
 
 
 def plan(args: StudyArgs) -> Work[tuple[int, int], DealResult, Summary]:
-    hero = str(args.options.get("bot", "smart"))
+    compare = args.options.get("compare")
+    if compare is not None and (not isinstance(compare, list) or len(compare) < 2
+                                or not all(isinstance(k, str) for k in compare)):
+        raise ValueError('compare takes a JSON list of two or more bot kinds, e.g. ["smart", "search"]')
+    heroes = [str(k) for k in compare] if compare else [str(args.options.get("bot", "smart"))]
     cfg = ShengjiConfig(max_hands=1)
     rows = [(f"2 × {hero}", f"2 × {opp}", DuplicateDeals("shengji", bot_maker("shengji", hero),
                                                           bot_maker("shengji", opp), TEAMS, cfg, args.seed,
                                                           score=hero_side, measure=levels))
-            for opp in args.against]
-    return rows_work("shengji", rows, args.deals, seed=args.seed, unit="net levels per hand", extra=_sides)
+            for hero in heroes for opp in args.against]
+    n = len(args.against)
+    pairs = [(h * n + o, o) for h in range(1, len(heroes)) for o in range(n)]  # each hero minus the first, per field
+    return rows_work("shengji", rows, args.deals, seed=args.seed, unit="net levels per hand", extra=_sides,
+                     pairs=pairs)
 
 
 STUDY = StudySpec(deals=1000, seed=0, against=("random", "highest"), plan=plan,
-                  options={"bot": "the studied bot kind (default smart)"})
+                  options={"bot": "the studied bot kind (default smart)",
+                           "compare": "a JSON list of bot kinds played on the same deals against each opponent, "
+                                      "each one's result minus the first's, paired deal by deal"})
