@@ -10,7 +10,7 @@ import pytest
 from paiju.bots import play_out
 from paiju.bots.base import get_bot, strength_kinds
 from paiju.games.shengji import ShengjiConfig, ShengjiGame
-from paiju.games.shengji.bots import EasyBot
+from paiju.games.shengji.bots import BOTS, EasyBot
 
 
 def _view(phase: str, trick: list[tuple[int, list[str]]] | None = None) -> dict[str, Any]:
@@ -43,6 +43,7 @@ def test_habits(view: dict[str, Any], legal: list[str], choice: str) -> None:
 
 def test_the_rooms_easy_strength_is_the_easy_bot() -> None:
     assert strength_kinds("shengji")["easy"] == "easy"
+    assert list(BOTS) == ["smart", "search", "easy", "highest"]     # strongest first: easy beats highest
     assert isinstance(get_bot("shengji", "easy", 3), EasyBot)
 
 

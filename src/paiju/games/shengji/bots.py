@@ -474,10 +474,11 @@ class EasyBot:
         return min(legal, key=top)
 
 
-BOTS: dict[str, Callable[[int], Any]] = {"smart": SmartBot, "search": SearchBot, "highest": HighestCardBot,
-                                       "easy": EasyBot}
+BOTS: dict[str, Callable[[int], Any]] = {"smart": SmartBot, "search": SearchBot, "easy": EasyBot,
+                                       "highest": HighestCardBot}
 """Strongest first by kind: ``best`` (the first entry) is the strongest *fast* bot, SmartBot; ``search`` is
-stronger but spends up to tens of milliseconds a decision."""
+stronger but spends up to tens of milliseconds a decision.  ``easy`` (the room's 入门) is listed above ``highest``,
+which it beats by +3.96 ± 0.11 net levels a hand (docs/bots.md, *Easy bots*)."""
 
 STRENGTHS: dict[str, str] = {"easy": "easy", "normal": "best", "strong": "search"}
 """The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"): 高手 is the search bot, which the room runs
