@@ -71,7 +71,7 @@ def plan(args: StudyArgs) -> Work[Any, Any, Summary]:
         variants = args.options["compare"]
         if not isinstance(variants, list) or not all(isinstance(v, dict) for v in variants) or not variants:
             raise ValueError("compare takes a JSON list of efficient-bot option objects")
-        return compare_work(args.deals, args.seed, variants)
+        return compare_work(args.deals, args.seed, variants, str(args.options.get("field", "greedy")))
     variant: dict[str, Any] = args.options.get("variant") or {}
     hero: Callable[[int], Bot] = partial(EfficientBot, **variant) if variant else EfficientBot
     name = f"efficient {json.dumps(variant)}" if variant else "efficient"
@@ -88,6 +88,9 @@ def _variant_bot(options: Mapping[str, Any], seed: int) -> Bot:
     """The efficient bot with ``options``; ``{"bot": "greedy"}`` is the shanten-greedy bot, for reference."""
     if options.get("bot") == "greedy":
         return ShantenGreedyBot(seed)
+    if options.get("bot") == "search":           # issue 37: the search bot, its options as keywords
+        from .search import SearchBot
+        return SearchBot(seed, **{k: v for k, v in options.items() if k != "bot"})
     return EfficientBot(seed, **{k: v for k, v in options.items() if k != "bot"})
 
 
@@ -98,16 +101,18 @@ class CompareDeal:
 
     variants: tuple[Mapping[str, Any], ...]
     seed: int
+    field: str = "greedy"
+    """The three other seats' kind (``-o field=efficient``: the search bot against the normal bot, issue 37)."""
 
     def __call__(self, d: int) -> list[tuple[float, ...]]:
         cfg = HuashuiConfig(hands=1)
+        field = bot_maker("huashui", self.field)
         samples = []
         for options in self.variants:
             total = [0.0] * (1 + len(OUTCOMES))
             for hero in range(4):
                 game = HuashuiGame.new(cfg, self.seed + d)
-                bots = [_variant_bot(options, d * 101 + hero) if s == hero else ShantenGreedyBot(s)
-                        for s in range(4)]
+                bots = [_variant_bot(options, d * 101 + hero) if s == hero else field(s) for s in range(4)]
                 play_out(game, bots)
                 for i, x in enumerate((game.totals()[hero], *outcome(game, hero))):
                     total[i] += x / 4
@@ -115,7 +120,7 @@ class CompareDeal:
         return samples
 
 
-def compare_work(deals: int, seed: int, variants: Sequence[Mapping[str, Any]]
+def compare_work(deals: int, seed: int, variants: Sequence[Mapping[str, Any]], field: str = "greedy"
                  ) -> Work[int, list[tuple[float, ...]], Summary]:
     def merge(_: Sequence[int], per_deal: Sequence[list[tuple[float, ...]]]) -> Summary:
         rows = []
@@ -130,14 +135,16 @@ def compare_work(deals: int, seed: int, variants: Sequence[Mapping[str, Any]]
                 row[f"{name}_rate"], row[f"{name}_ci95"] = rate["mean"], rate["ci95"]
                 row[f"{name}_minus_first"], row[f"{name}_minus_first_ci95"] = rdiff["mean"], rdiff["ci95"]
             rows.append(row)
-        return {"game": "huashui", "study": "paired variants against 3 greedy", "deals": len(per_deal),
+        return {"game": "huashui", "study": f"paired variants against 3 {field}", "deals": len(per_deal),
                 "seed": seed, "variants": rows}
 
-    return Work(play=CompareDeal(tuple(variants), seed), jobs=range(deals), merge=merge)
+    return Work(play=CompareDeal(tuple(variants), seed, field), jobs=range(deals), merge=merge)
 
 
 STUDY = StudySpec(deals=2500, seed=0, against=("random", "greedy"), plan=plan,
                   options={"bot": "the studied bot kind (default efficient), e.g. easy",
                            "variant": "efficient-bot options as a JSON object",
-                           "compare": "a JSON list of efficient-bot option objects to screen, paired"})
+                           "compare": "a JSON list of efficient-bot option objects to screen, paired "
+                                      '({"bot": "search", ...}: the search bot)',
+                           "field": "the other seats' kind in compare (default greedy), e.g. efficient"})
 
