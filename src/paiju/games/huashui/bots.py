@@ -1,4 +1,5 @@
-"""Bots for 滑水麻将: a shanten-greedy baseline and an efficient bot that also defends.
+"""Bots for 滑水麻将: a shanten-greedy baseline, an efficient bot that also defends, and an easy bot with a
+beginner's habits (the room's 入门).
 
 Both read only their seat's view and legal actions.  Hand evaluation is shanten over both families of
 shapes (four sets and a pair; the 对胡 pairs) from the per-suit tables, and "useful tiles" (ukeire): the

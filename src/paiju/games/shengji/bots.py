@@ -1,4 +1,5 @@
-"""Bots for 升级: a card-counting team player and a plain highest-card baseline.
+"""Bots for 升级: a card-counting team player, a search bot, an easy bot with a beginner's habits (the room's
+入门) and a plain highest-card baseline.
 
 Both read only the seat's view and legal list.  The legal list is capped for plays, so the smart bot
 also builds its own plays (throws it has proved safe, point-feeding follows) from the rules functions;

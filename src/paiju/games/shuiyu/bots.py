@@ -1,4 +1,5 @@
-"""水鱼 bots: OddsBot (exact odds over the unseen cards, measured bluffing) and the BiggestHead baseline.
+"""水鱼 bots: OddsBot (exact odds over the unseen cards, measured bluffing), the BiggestHead baseline and
+EasyBot (the room's 入门: a beginner's habits).
 
 The odds are exact.  Every one of the C(52,4) = 270,725 four-card hands gets, once per process, the
 (head, tail) strengths of the split a sensible opponent plays (:func:`model_split`).  Hands are ordered by

@@ -1,4 +1,4 @@
-"""Bots for 偎麻雀.  Both read only their seat's view and legal actions.
+"""Bots for 偎麻雀.  Each reads only its seat's view and legal actions.
 
 The hand never grows in this game: cards come in only as the third card of a 碰, 吃 or 煨, and each such
 claim is paid for with a discard.  So a hand is judged by how well its cards already sit in 话 and in
@@ -11,6 +11,8 @@ partial 话 that can still be completed, which a small search over blocks measur
   worth little), by 团圆 chances, and avoids discards the others could 碰 or 吃.
 - :class:`TunedBot` is the same search with fitted weights and a ready-hand term (:func:`waits`): the block
   search cannot see which cards would win, nor the 10 硬息 a win needs.
+- :class:`EasyBot` (the room's 入门) has a beginner's habits instead of a search: it claims whenever allowed and
+  throws the card with the fewest neighbours.
 """
 
 from __future__ import annotations
