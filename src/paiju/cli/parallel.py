@@ -89,21 +89,24 @@ def run_ladder(game: str, spec: Any, args: Any, *, workers: int | None, ray: boo
     same duplicate deals and the same field, one step after another; every row printed with its interval as it
     comes, then one JSON summary.  A strength that plays the same kind as another is said so, not hidden."""
     strengths, field = ladder_field(game, args.against)
-    steps = []
+    steps: list[dict[str, Any]] = []
     seconds = 0.0
     for strength, kind in strengths.items():
+        same = [s for s, k in strengths.items() if k == kind and s != strength]
+        earlier = next((step for step in steps if step["kind"] == kind), None)
+        if earlier is not None:  # the same bot on the same deals: the same rows, not played again
+            err.print(f"[yellow]{strength} plays the same bot as {', '.join(same)} ({kind}): its rows are those[/]")
+            steps.append({**earlier, "strength": strength, "same_as": same})
+            continue
         work = spec.plan(replace(args, against=field, options={**args.options, "bot": kind}))
         outcome = run_work(work, f"{game} ladder · {strength} ({kind})", workers=workers, ray=ray,
                            ray_address=ray_address, progress=progress)
         seconds += outcome.seconds
         rows = outcome.summary.get("rows", [])
-        same = [s for s, k in strengths.items() if k == kind and s != strength]
         for row in rows:
             if row.get("mean") is not None and row.get("ci95") is not None:
                 err.print(f"{strength} ({kind}) vs {row['against']}: {row['mean']:+.3f} ± {row['ci95']:.3f} "
                           f"{row['unit']} (95% CI, {row['deals']} deals)")
-        if same:
-            err.print(f"[yellow]{strength} plays the same bot as {', '.join(same)} ({kind})[/]")
         steps.append({"strength": strength, "kind": kind, "same_as": same, "rows": rows})
         if outcome.interrupted:
             emit({"game": game, "study": "ladder", "deals": args.deals, "seed": args.seed, "field": list(field),
