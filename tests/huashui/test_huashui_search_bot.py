@@ -68,7 +68,7 @@ def test_sees_only_its_view() -> None:
             SearchBot(5).act(view, g.legal_actions(seat))
 
 
-def test_registered_kind_plays_a_hand() -> None:
+def test_plays_a_whole_hand() -> None:
     game = HuashuiGame.new(HuashuiConfig(hands=1), 400003)
     from paiju.bots import play_out
     play_out(game, [SearchBot(0, samples=8)] + [EfficientBot(s) for s in range(1, 4)])
