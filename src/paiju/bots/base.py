@@ -33,6 +33,21 @@ class RandomBot:
         return legal[self.rng.randrange(len(legal))]
 
 
+class WallClockCap:
+    """A search bot's wall-clock cap per decision, ``max_seconds`` (None: none), which the card room's search
+    pool sets before each decision under the name ``budget_seconds`` (server/room/search.py)."""
+
+    max_seconds: float | None = None
+
+    @property
+    def budget_seconds(self) -> float | None:
+        return self.max_seconds
+
+    @budget_seconds.setter
+    def budget_seconds(self, seconds: float | None) -> None:
+        self.max_seconds = seconds
+
+
 BotFactory = Callable[[int], Bot]
 
 

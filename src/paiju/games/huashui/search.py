@@ -17,6 +17,7 @@ import random
 import time
 from collections.abc import Sequence
 
+from paiju.bots.base import WallClockCap
 from paiju.core.game import Action, View
 
 from .bots import _NEAR, EfficientBot, Hand, _tile
@@ -29,7 +30,7 @@ def _is_dui(counts: list[int]) -> bool:
     return all(c % 2 == 0 for c in counts)
 
 
-class SearchBot:
+class SearchBot(WallClockCap):
     """The 高手 of the card room: the efficient bot, with its discard checked by sampled short futures.
 
     Honest and deterministic: it reads only its view and legal list, and each decision's random stream is seeded
@@ -67,15 +68,6 @@ class SearchBot:
         if max_candidates is not None:
             self.max_candidates = max_candidates
         self.max_seconds = max_seconds
-
-    @property
-    def budget_seconds(self) -> float | None:
-        """The card room's name for the wall-clock cap (server/room/search.py sets it before each decision)."""
-        return self.max_seconds
-
-    @budget_seconds.setter
-    def budget_seconds(self, seconds: float | None) -> None:
-        self.max_seconds = seconds
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         choice = self.normal.act(view, legal)

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from paiju.bots.base import WallClockCap
 from paiju.core.cards import SUITS, Card, card_text, parse_cards
 from paiju.core.game import Action, View
 
@@ -284,7 +285,7 @@ class SmartBot:
         return [[c] for c in range(NUM_KINDS) if t.hand[c]]
 
 
-class SearchBot:
+class SearchBot(WallClockCap):
     """Determinized search over the smart bot's real choices (the 高手 of the card room).
 
     At each play where the smart bot has more than one distinct sensible play, it deals the cards its seat has
@@ -314,15 +315,6 @@ class SearchBot:
         if playouts is not None:
             self.playouts = playouts
         self.max_seconds = max_seconds
-
-    @property
-    def budget_seconds(self) -> float | None:
-        """The card room's name for the wall-clock cap (server/search.py sets it before each decision)."""
-        return self.max_seconds
-
-    @budget_seconds.setter
-    def budget_seconds(self, seconds: float | None) -> None:
-        self.max_seconds = seconds
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         if view["phase"] != "play":
