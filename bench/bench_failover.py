@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import create_engine, text
+from bench_server_load import fresh_database
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -48,6 +48,18 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def wait_healthy(ports: list[int], procs: list[subprocess.Popen[bytes]], data: Path) -> None:
+    """Until each worker's ``/healthz`` answers 200 (30 s at most); a worker that exits ends the bench."""
+    for port, proc in zip(ports, procs, strict=True):
+        for _ in range(300):
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            if proc.poll() is not None:
+                sys.exit(f"a worker exited: see {data}")
+            time.sleep(0.1)
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -88,14 +100,7 @@ class Run:
                    "--log-level", self.args.log_level]
             log = (data / f"worker-{n}-{self.way}.log").open("wb")
             procs.append(subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env))
-        for port, proc in zip(self.ports, procs, strict=True):
-            for _ in range(300):
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                        break
-                if proc.poll() is not None:
-                    sys.exit(f"a worker exited: see {data}")
-                time.sleep(0.1)
+        wait_healthy(self.ports, procs, data)
         return procs
 
     async def setup(self) -> list[Player]:
@@ -208,29 +213,24 @@ def main() -> None:
         sys.exit("keep it bounded: 2..2000 tables, on PostgreSQL")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * args.tables + 1024)), hard))
-    admin = create_engine(args.database_url, isolation_level="AUTOCOMMIT")
     results = []
     for way in (["fixed", "browser"] if args.way == "both" else [args.way]):
-        name = f"paiju_failover_{secrets.token_hex(4)}"
-        with admin.connect() as c:
-            c.execute(text(f"CREATE DATABASE {name}"))
         data = Path(tempfile.mkdtemp(prefix="paiju-failover-"))
-        run = Run(args, way, args.database_url.rsplit("/", 1)[0] + "/" + name)
-        procs = run.start(data)
-        try:
-            results.append(asyncio.run(run.play(procs)))
-        finally:
-            for proc in procs:
-                if proc.poll() is None:
-                    proc.send_signal(signal.SIGTERM)
-                    try:
-                        proc.wait(20)
-                    except subprocess.TimeoutExpired:
-                        proc.kill()
-            with admin.connect() as c:
-                c.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        with fresh_database(args.database_url) as db_url:
+            assert db_url is not None
+            run = Run(args, way, db_url)
+            procs = run.start(data)
+            try:
+                results.append(asyncio.run(run.play(procs)))
+            finally:
+                for proc in procs:
+                    if proc.poll() is None:
+                        proc.send_signal(signal.SIGTERM)
+                        try:
+                            proc.wait(20)
+                        except subprocess.TimeoutExpired:
+                            proc.kill()
         print(json.dumps({**results[-1], "logs": str(data)}, ensure_ascii=False), flush=True)
-    admin.dispose()
 
 
 if __name__ == "__main__":

@@ -31,7 +31,8 @@ import httpx
 from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_failover import TABLES_PER_OWNER, free_port, pct
+from bench_failover import TABLES_PER_OWNER, free_port, pct, wait_healthy
+from bench_server_load import fresh_database
 
 
 def start(args: argparse.Namespace, db_url: str, data: Path) -> tuple[list[int], list[subprocess.Popen[bytes]]]:
@@ -47,14 +48,7 @@ def start(args: argparse.Namespace, db_url: str, data: Path) -> tuple[list[int],
                "--address-limit-factor", "1000", "--log-level", "info"]
         log = (data / f"worker-{n}.log").open("wb")
         procs.append(subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env))
-    for port, proc in zip(ports, procs, strict=True):
-        for _ in range(300):
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            if proc.poll() is not None:
-                sys.exit(f"a worker exited: see {data}")
-            time.sleep(0.1)
+    wait_healthy(ports, procs, data)
     return ports, procs
 
 
@@ -112,34 +106,28 @@ def main() -> None:
     args = ap.parse_args()
     if not 1 <= args.tables <= 5000 or not 1 <= args.seconds <= 600 or not args.database_url.startswith("postgresql"):
         sys.exit("keep it bounded: 1..5000 tables, 1..600 seconds, on PostgreSQL")
-    admin = create_engine(args.database_url, isolation_level="AUTOCOMMIT")
-    name = f"paiju_lease_{secrets.token_hex(4)}"
-    with admin.connect() as c:
-        c.execute(text(f"CREATE DATABASE {name}"))
-    db_url = args.database_url.rsplit("/", 1)[0] + "/" + name
     data = Path(tempfile.mkdtemp(prefix="paiju-lease-"))
-    ports, procs = start(args, db_url, data)
-    try:
-        t0 = time.monotonic()
-        asyncio.run(load(ports[0], args.tables))
-        setup_s = time.monotonic() - t0
-        lag = lags(ports[0], args.seconds)
-        engine = create_engine(db_url)
-        with engine.connect() as c:
-            moved = c.execute(text("SELECT count(*) FROM card_tables WHERE owner_epoch > 1")).scalar()
-            moves = c.execute(text("SELECT count(*) FROM actions")).scalar()
-        engine.dispose()
-    finally:
-        for proc in procs:
-            proc.send_signal(signal.SIGTERM)
-        for proc in procs:
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        with admin.connect() as c:
-            c.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
+    with fresh_database(args.database_url) as db_url:
+        assert db_url is not None
+        ports, procs = start(args, db_url, data)
+        try:
+            t0 = time.monotonic()
+            asyncio.run(load(ports[0], args.tables))
+            setup_s = time.monotonic() - t0
+            lag = lags(ports[0], args.seconds)
+            engine = create_engine(db_url)
+            with engine.connect() as c:
+                moved = c.execute(text("SELECT count(*) FROM card_tables WHERE owner_epoch > 1")).scalar()
+                moves = c.execute(text("SELECT count(*) FROM actions")).scalar()
+            engine.dispose()
+        finally:
+            for proc in procs:
+                proc.send_signal(signal.SIGTERM)
+            for proc in procs:
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
     busy = (data / "worker-0.log").read_text(errors="replace")
     idle = (data / "worker-1.log").read_text(errors="replace")
     print(json.dumps({

@@ -587,11 +587,9 @@ def compare(args: argparse.Namespace) -> None:
     """This tree against ``--against`` (and/or a sweep of table counts): each run a subprocess of this script,
     the sides alternating round by round so a busy moment of a shared machine falls on both; then the medians,
     the ratios of CPU per action, and the knee of each side."""
-    import tempfile as _tempfile
-
     from paiju.devtools.revision import export_src
 
-    scratch = _tempfile.TemporaryDirectory(prefix="paiju-load-rev-")
+    scratch = tempfile.TemporaryDirectory(prefix="paiju-load-rev-")
     sides: list[tuple[str, str | None]] = [("this tree", None)]
     if args.against:
         short = subprocess.run(["git", "rev-parse", "--short", args.against], capture_output=True, text=True,
