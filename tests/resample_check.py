@@ -67,6 +67,14 @@ def check_resample_is_sound(game: Game[Any], rng: random.Random) -> int:
     return tried
 
 
+def random_step(game: Game[Any], rng: random.Random) -> None:
+    """One uniformly random legal action of a uniformly random deciding seat."""
+    movers = game.to_move()
+    seat = movers[rng.randrange(len(movers))]
+    legal = game.legal_actions(seat)
+    game.apply(seat, legal[rng.randrange(len(legal))])
+
+
 def play_out(game: Game[Any], rng: random.Random) -> None:
     """Random legal play from ``game`` to the match's end, cards conserved at every step."""
     inventory = game.inventory()

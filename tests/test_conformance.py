@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 import pytest
-from resample_check import check_from_view, check_resample_is_sound
+from resample_check import check_from_view, check_resample_is_sound, random_step
 
 from paiju.core import (
     OMNISCIENT,
@@ -138,10 +138,7 @@ def test_resample_depends_only_on_the_view(name: str) -> None:
                     check_resample_is_sound(game, rng)
                 except AssertionError as e:
                     raise AssertionError(f"{name} seed {10_000 + seed} step {step}: {e}") from e
-            movers = game.to_move()
-            seat = movers[rng.randrange(len(movers))]
-            legal = game.legal_actions(seat)
-            game.apply(seat, legal[rng.randrange(len(legal))])
+            random_step(game, rng)
             step += 1
 
 
@@ -283,10 +280,7 @@ def test_from_view_rebuilds_the_seats_game(name: str) -> None:
                     checked += 1
             if game.finished:
                 break
-            movers = game.to_move()
-            seat = movers[rng.randrange(len(movers))]
-            legal = game.legal_actions(seat)
-            game.apply(seat, legal[rng.randrange(len(legal))])
+            random_step(game, rng)
             step += 1
 
 
