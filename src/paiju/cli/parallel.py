@@ -91,6 +91,7 @@ def run_ladder(game: str, spec: Any, args: Any, *, workers: int | None, ray: boo
     strengths, field = ladder_field(game, args.against)
     steps: list[dict[str, Any]] = []
     seconds = 0.0
+    stopped: Outcome[Any] | None = None  # the run Ctrl-C interrupted
     for strength, kind in strengths.items():
         same = [s for s, k in strengths.items() if k == kind and s != strength]
         earlier = next((step for step in steps if step["kind"] == kind), None)
@@ -109,12 +110,14 @@ def run_ladder(game: str, spec: Any, args: Any, *, workers: int | None, ray: boo
                           f"{row['unit']} (95% CI, {row['deals']} deals)")
         steps.append({"strength": strength, "kind": kind, "same_as": same, "rows": rows})
         if outcome.interrupted:
-            emit({"game": game, "study": "ladder", "deals": args.deals, "seed": args.seed, "field": list(field),
-                  "steps": steps, "seconds": round(seconds, 3)}, outcome)
-            return
-    typer.echo(json.dumps({"game": game, "study": "ladder", "deals": args.deals, "seed": args.seed,
-                           "field": list(field), "steps": steps, "seconds": round(seconds, 3)},
-                          ensure_ascii=False))
+            stopped = outcome
+            break
+    summary = {"game": game, "study": "ladder", "deals": args.deals, "seed": args.seed, "field": list(field),
+               "steps": steps, "seconds": round(seconds, 3)}
+    if stopped is not None:
+        emit(summary, stopped)
+        return
+    typer.echo(json.dumps(summary, ensure_ascii=False))
 
 
 def register(app: typer.Typer) -> None:
