@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any, TypeVar
 
 import sqlalchemy.exc
@@ -195,13 +196,8 @@ class Database:
         """Rows inserted on ``conn``'s transaction, through the driver where the SQL allows it."""
         plans = self._plan(jobs)
         if plans is None:
-            i = 0
-            while i < len(jobs):
-                j = i
-                while j < len(jobs) and jobs[j].table is jobs[i].table:
-                    j += 1
-                conn.execute(insert(jobs[i].table), [job.row for job in jobs[i:j]])
-                i = j
+            for table, run in groupby(jobs, key=lambda job: job.table):
+                conn.execute(insert(table), [job.row for job in run])
             return
         cur = conn.connection.cursor()
         try:
@@ -240,23 +236,18 @@ class Database:
 
     def _commit_jobs(self, batch: list[Any]) -> list[tuple[bool, Any]]:
         """Any jobs, in order, in one transaction on the kept connection; a run of inserts as one
-        ``executemany`` per statement.  On failure the connection is dropped (the next batch opens another)."""
+        ``executemany`` per statement.  A connection the failure broke is dropped (the next batch opens another)."""
         results: list[tuple[bool, Any]] = []
         conn = self._connection()
         try:
             with conn.begin():
-                i = 0
-                while i < len(batch):
-                    if isinstance(batch[i][0], _Insert):
-                        j = i
-                        while j < len(batch) and isinstance(batch[j][0], _Insert):
-                            j += 1
-                        self._insert_rows(conn, [b[0] for b in batch[i:j]])
-                        results.extend((True, None) for _ in range(i, j))
-                        i = j
+                for inserts, run in groupby((item[0] for item in batch), key=lambda job: isinstance(job, _Insert)):
+                    jobs = list(run)
+                    if inserts:
+                        self._insert_rows(conn, jobs)
+                        results.extend((True, None) for _ in jobs)
                     else:
-                        results.append((True, batch[i][0](conn)))
-                        i += 1
+                        results.extend((True, job(conn)) for job in jobs)
         except Exception as e:
             if conn.invalidated or _unavailable(e):  # a job's own failure leaves the connection as good as new
                 self._drop()
