@@ -324,6 +324,35 @@ def test_a_partition_from_redis_never_lets_two_workers_act_on_one_table(cluster:
         proxy.close()
 
 
+def test_a_killed_worker_is_noticed_long_before_its_lease_runs_out_and_a_frozen_one_is_not(cluster: Any) -> None:
+    """A killed process's connections close with it, so its inbox goes unheard and its lease is ended within
+    ``--unheard-seconds``; a frozen one (SIGSTOP: a full garbage collection or a starved loop, only longer)
+    keeps its connections and so its tables for the whole lease."""
+    a, b = cluster(2, None, "--bot-delay", "0.05", "--lease-seconds", "20")
+    p = Client(cluster, a, "己")
+    tid = p.ok(a, "/api/tables", {"game": "huashui", "config": {"hands": 64}})["id"]
+    p.ok(a, f"/api/tables/{tid}/leave")
+    p.ok(a, f"/api/tables/{tid}/bots")
+    p.ok(a, f"/api/tables/{tid}/start")
+    wait_for(lambda: len(actions_of(cluster.database, tid)) >= 5, 10)
+    a.proc.send_signal(signal.SIGSTOP)
+    try:
+        end = time.monotonic() + 4  # four times --unheard-seconds
+        while time.monotonic() < end:
+            assert b.health()["tables"] == 0, "a frozen worker lost its table before its lease ran out"
+            time.sleep(0.2)
+    finally:
+        a.proc.send_signal(signal.SIGCONT)
+    wait_for(lambda: a.health()["status"] == 200, 10)
+    assert a.health()["tables"] == 1
+    a.stop(signal.SIGKILL)
+    killed = time.monotonic()
+    wait_for(lambda: b.health()["tables"] == 1, 20)
+    assert time.monotonic() - killed < 5, "the killed worker's table waited for its 20 s lease"
+    before = len(actions_of(cluster.database, tid))
+    wait_for(lambda: len(actions_of(cluster.database, tid)) > before + 3, 10)  # and b plays on
+
+
 def test_a_stale_owner_write_is_refused_by_the_database(cluster: Any) -> None:
     """The fence itself: a worker frozen past its lease (SIGSTOP) wakes up to find its writes refused."""
     a, b = cluster(2, None, "--bot-delay", "0.05")

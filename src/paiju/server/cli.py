@@ -50,6 +50,9 @@ def register(app: typer.Typer) -> None:
             help="with --redis-url: a worker silent this long loses its tables to the others")] = 3.0,
         heartbeat_seconds: Annotated[float, typer.Option(
             help="with --redis-url: how often a worker renews its lease and checks the others'")] = 0.5,
+        unheard_seconds: Annotated[float, typer.Option(
+            help="with --redis-url: a worker whose Redis connections are gone this long loses its tables at once "
+                 "(a killed process); 0: only when its lease runs out")] = 1.0,
         turn_seconds: Annotated[float, typer.Option(help="default turn window")] = 20.0,
         claim_seconds: Annotated[float, typer.Option(help="default claim window")] = 10.0,
         grace_seconds: Annotated[float, typer.Option(help="disconnection allowed before a bot takes over")] = 60.0,
@@ -136,7 +139,7 @@ def register(app: typer.Typer) -> None:
                                      param_hint="--redis-url")
         settings = Settings(data_dir=data_dir, database_url=database_url, redis_url=redis_url or None,
                             redis_prefix=redis_prefix, lease_seconds=lease_seconds,
-                            heartbeat_seconds=heartbeat_seconds,
+                            heartbeat_seconds=heartbeat_seconds, unheard_seconds=unheard_seconds,
                             secret_key=os.environ.get("PAIJU_SECRET_KEY") or None, turn_seconds=turn_seconds,
                             claim_seconds=claim_seconds, grace_seconds=grace_seconds,
                             pace_seconds=pace_seconds, next_hand_seconds=next_hand_seconds, claim_pause=claim_pause,

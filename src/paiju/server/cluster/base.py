@@ -49,7 +49,7 @@ class ClusterBase(Cluster):
     """Batches in flight at once: while one batch's rows are read, the one before is being rebuilt."""
 
     def __init__(self, url: str, prefix: str = "paiju", lease_seconds: float = 3.0, call_seconds: float = 5.0,
-                 heartbeat_seconds: float | None = None) -> None:
+                 heartbeat_seconds: float | None = None, unheard_seconds: float = 1.0) -> None:
         import redis.asyncio as aioredis  # the server extra
 
         self.url = url
@@ -57,6 +57,9 @@ class ClusterBase(Cluster):
         self.lease = lease_seconds
         self.beat = heartbeat_seconds if heartbeat_seconds else lease_seconds / 3
         """How often the lease is renewed (by a thread) and the others' leases are checked (leases.py)."""
+        self.unheard = unheard_seconds
+        """A worker whose inbox has had no subscriber this long loses its lease before it runs out; 0: never."""
+        self._unheard_since: dict[str, float] = {}
         self.call_seconds = call_seconds
         # a slow answer is not a lost lease: the lease's own thread decides that (leases.py), so a starved
         # process does not also give up its relayed clients on every pipeline that took a second
@@ -107,6 +110,7 @@ class ClusterBase(Cluster):
         self._unlock = self.redis.register_script(scripts.UNLOCK)
         self._sockets = self.redis.register_script(scripts.SOCKETS)
         self._share = self.redis.register_script(scripts.SHARE)
+        self._revoke = self.redis.register_script(scripts.REVOKE)
         self._going: set[str] = set()
         self._rechecks: dict[str, asyncio.TimerHandle] = {}
         self._background: set[asyncio.Task[Any]] = set()

@@ -1,10 +1,14 @@
 """Leases and ownership: each worker's heartbeat, who owns which table, and what happens when a worker dies.
 
 A worker renews its lease every ``heartbeat_seconds`` from a thread of its own, so a busy event loop does not
-cost it its tables, and checks the others' leases as often.  A table whose owner has no lease is taken over
-(``scripts.CLAIM``: one worker wins), then fenced in PostgreSQL (``storage.take_over``), and rebuilt here by
-replaying its record.  A dead worker's tables are shared among the live ones (``scripts.SHARE``) and
-replayed in concurrent batches, the ones clients ask for first.
+cost it its tables, and checks the others' leases as often.  A killed worker is noticed sooner than its lease:
+its connections close with it, so its inbox loses its subscriber, and a worker unheard for ``unheard_seconds``
+has its lease ended (``scripts.REVOKE``).  A worker that is only slow or stopped keeps its connections, and so
+its lease until it runs out; one cut off from Redis may lose it sooner, which the database's fence makes safe.
+
+A table whose owner has no lease is taken over (``scripts.CLAIM``: one worker wins), then fenced in PostgreSQL
+(``storage.take_over``), and rebuilt here by replaying its record.  A dead worker's tables are shared among the
+live ones (``scripts.SHARE``) and replayed in concurrent batches, the ones clients ask for first.
 """
 
 from __future__ import annotations
@@ -96,11 +100,15 @@ class Leases(ClusterBase):
                     continue
                 sent = time.monotonic()
                 try:
-                    client.set(key, b"1", px=px)
+                    # only while it lives: a lease that ran out or was ended (unheard, below) is a lapse,
+                    # whatever our clock says, and another worker may own our tables now
+                    renewed = client.set(key, b"1", px=px, xx=True)
+                    if not renewed:
+                        client.set(key, b"1", px=px)
                 except Exception as e:
                     log.warning("worker %s: cannot refresh the lease: %s", self.worker_id, e)
                     continue
-                if sent >= self._live_until:  # it may have run out meanwhile: another may own our tables now
+                if not renewed or sent >= self._live_until:
                     self._lapsed = True
                 self._live_until = sent + self.lease * 0.8
         finally:
@@ -179,8 +187,20 @@ class Leases(ClusterBase):
         async with self.redis.pipeline(transaction=False) as pipe:
             for w in others:
                 pipe.exists(self._key("hb", w))
-            alive = await pipe.execute()
-        live = 1 + sum(1 for up in alive if up)
+                pipe.pubsub_numsub(f"{self.p}inbox:{w}")
+            got = await pipe.execute()
+        alive = [bool(up) for up in got[0::2]]
+        if self.unheard > 0:
+            now = time.monotonic()
+            for i, (w, listeners) in enumerate(zip(others, got[1::2], strict=True)):
+                if not alive[i] or listeners[0][1]:
+                    self._unheard_since.pop(w, None)
+                elif now - self._unheard_since.setdefault(w, now) >= self.unheard and await self._revoke(
+                        keys=[self._key("hb", w)], args=[f"{self.p}inbox:{w}"]):
+                    log.warning("worker %s: nobody has listened at worker %s's inbox for %.1f s: its lease "
+                                "is ended", self.worker_id, w, now - self._unheard_since.pop(w))
+                    alive[i] = False
+        live = 1 + sum(alive)
         for w, up in zip(others, alive, strict=True):
             if not up and w not in self._going:
                 self._spawn(self._gone(w, live))  # not here: replaying tables must not hold up the lease

@@ -124,6 +124,18 @@ Taken here, as CLAIM does (owner and list), so no table is given twice: {first t
 the tables now ours...}."""
 
 
+REVOKE = """
+local n = redis.call('PUBSUB', 'NUMSUB', ARGV[1])
+if tonumber(n[2]) == 0 and redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+"""
+"""End the lease of a worker nobody listens for (its inbox has no subscriber: a killed process's connections
+close at once), checked and ended in one step, so a worker that subscribed again meanwhile keeps it."""
+
+
 UNLOCK = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0

@@ -112,7 +112,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         scoring.hook_into(room.hooks, db, settings.clock)  # the ledger books every match and escape
         cluster = room.cluster = Cluster() if settings.redis_url is None else \
             RedisCluster(settings.redis_url, settings.redis_prefix, settings.lease_seconds,
-                         heartbeat_seconds=settings.heartbeat_seconds)
+                         heartbeat_seconds=settings.heartbeat_seconds, unheard_seconds=settings.unheard_seconds)
         # with other workers, a table is rebuilt by whoever takes it over (cluster.start), not by every worker
         rows = [] if cluster.enabled else \
             await asyncio.to_thread(db.run_now, lambda c: st.load_tables(c, unfinished=True))
