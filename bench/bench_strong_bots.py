@@ -10,10 +10,17 @@ tables are played by four strong bots each.  ``--mode``:
   fallback) — what a search bot would cost without the pool;
 - ``none``: no bot tables (the people's load alone).
 
+With ``--game GAME`` the bot tables play that game with the room's own bots instead of the stand-in: half
+of them four strong (高手) bots, half four normal (普通) ones, so the line also gives each strength's decision
+time as a seat at the table waits for it (from the room asking to the answer, queueing and the pool's fallback
+included): p50, p99 and max for normal and strong (issue 37: normal ≤ 50 ms, strong within its cap,
+``strong_bot_seconds``).
+
 Prints one JSON line: the people's action-to-update latency (p50, p99), the server's CPU, the searches'
 outcomes and the workers' CPU.  Loopback only; bounded; stops the server when done.
 
     .venv/bin/python bench/bench_strong_bots.py --tables 100 --bot-tables 8 --duration 30 --mode pool
+    .venv/bin/python bench/bench_strong_bots.py --tables 100 --bot-tables 8 --duration 60 --game shengji
 """
 
 from __future__ import annotations
@@ -57,7 +64,39 @@ class SpinBot:
 
 # ---- the server (a subprocess) -------------------------------------------------------------------------
 
-def serve(port: int, data: Path, mode: str, workers: int, budget: float) -> None:
+DECISIONS: dict[str, list[float]] = {"normal": [], "strong": []}
+"""Wall seconds of each bot decision at the bot tables (``--game``), by the seat's strength."""
+
+
+def time_decisions() -> None:
+    """Time every bot choice at a table, from the room asking to the answer (in the server process)."""
+    from paiju.server.room.bots import TableBots, strength_of
+
+    choose = TableBots.choose
+
+    async def timed(self: TableBots, bot: Any, seat: int, move: int, view: dict[str, Any], legal: list[str],
+                    name: str | None = None) -> str | None:
+        start = time.perf_counter()
+        try:
+            return await choose(self, bot, seat, move, view, legal, name)
+        finally:
+            strength = strength_of(name)
+            if strength in DECISIONS:
+                DECISIONS[strength].append(time.perf_counter() - start)
+
+    TableBots.choose = timed  # type: ignore[method-assign]
+
+
+def spread(xs: list[float]) -> dict[str, Any]:
+    """Decisions, p50, p99 and max in ms."""
+    if not xs:
+        return {"decisions": 0}
+    ys = sorted(xs)
+    return {"decisions": len(ys), "p50_ms": round(ys[len(ys) // 2] * 1000, 2),
+            "p99_ms": round(ys[min(len(ys) - 1, int(len(ys) * 0.99))] * 1000, 2), "max_ms": round(ys[-1] * 1000, 1)}
+
+
+def serve(port: int, data: Path, mode: str, workers: int, budget: float, game: str | None = None) -> None:
     import dataclasses
 
     import bench_strong_bots as me  # by this name, so the room's workers can import the bot's class
@@ -67,10 +106,13 @@ def serve(port: int, data: Path, mode: str, workers: int, budget: float) -> None
     from paiju.server import Settings, create_app
     from paiju.server.room.search import SearchPool
 
-    shuiyu = registry.entry("shuiyu")
-    registry.register(dataclasses.replace(
-        shuiyu, bots={**shuiyu.bot_factories(), "spin": me.SpinBot},
-        strengths={"easy": "biggest_head", "normal": "best", "strong": "spin"}))
+    if game is None:
+        shuiyu = registry.entry("shuiyu")
+        registry.register(dataclasses.replace(
+            shuiyu, bots={**shuiyu.bot_factories(), "spin": me.SpinBot},
+            strengths={"easy": "biggest_head", "normal": "best", "strong": "spin"}))
+    else:
+        time_decisions()
     if mode == "thread":
         async def on_a_thread(self: SearchPool, maker: Any, seed: int, view: dict[str, Any],
                               legal: list[str]) -> str | None:
@@ -97,7 +139,8 @@ def serve(port: int, data: Path, mode: str, workers: int, budget: float) -> None
             if room is not None:
                 pool = room.search
                 out = {"stats": dict(pool.stats), "cpu_seconds": pool.cpu_seconds, "lag_s": pool.lag,
-                       "pids": sorted(pool.pids), "ready": pool.ready}
+                       "pids": sorted(pool.pids), "ready": pool.ready,
+                       "decisions": {k: spread(list(v)) for k, v in DECISIONS.items()}}
                 (data / "search.json").write_text(json.dumps(out))
 
     threading.Thread(target=report, daemon=True).start()
@@ -106,21 +149,30 @@ def serve(port: int, data: Path, mode: str, workers: int, budget: float) -> None
 
 # ---- the load generator --------------------------------------------------------------------------------
 
-async def bot_tables(base: str, n: int) -> list[str]:
-    """``n`` 水鱼 tables of four strong bots, started."""
+LONG = {"shuiyu": {"rounds": 10000}, "huashui": {"hands": 64}, "shengji": {}, "weimaque": {"hands": 64}}
+"""A long match of each game, so the bot tables play through the whole measurement."""
+
+
+async def bot_tables(base: str, n: int, game: str | None = None) -> list[str]:
+    """``n`` tables of four bots, started: 水鱼's stand-in strong bots, or ``game``'s own, half strong and half
+    normal."""
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         r = await http.post("/api/session", json={"nickname": "botowner"})
         r.raise_for_status()
         auth = {"Authorization": f"Bearer {r.json()['token']}"}
         tids = []
-        for _ in range(n):
-            r = await http.post("/api/tables", json={"game": "shuiyu", "config": {"rounds": 10000},
+        for i in range(n):
+            strength = "strong" if game is None or i % 2 == 0 else "normal"
+            r = await http.post("/api/tables", json={"game": game or "shuiyu", "config": LONG[game or "shuiyu"],
                                                      "turn_seconds": 0, "claim_seconds": 0,
                                                      "next_hand_seconds": 0}, headers=auth)
             r.raise_for_status()
             tid = r.json()["id"]
-            seats = (await http.post(f"/api/tables/{tid}/bots", json={"strength": "strong"}, headers=auth)).json()
-            assert all(s["strength"] == "strong" for s in seats["seats"]), seats
+            with contextlib.suppress(httpx.HTTPError):  # the creator sits at seat 0: the bots take all four
+                await http.post(f"/api/tables/{tid}/leave", json={}, headers=auth)
+            seats = (await http.post(f"/api/tables/{tid}/bots", json={"strength": strength},
+                                     headers=auth)).json()
+            assert all(s["strength"] == strength for s in seats["seats"]), seats
             (await http.post(f"/api/tables/{tid}/start", json={}, headers=auth)).raise_for_status()
             tids.append(tid)
         return tids
@@ -135,10 +187,12 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1, help="the room's strong_bot_workers")
     ap.add_argument("--budget", type=float, default=0.7, help="the strong bots' search budget in seconds")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--game", choices=["shuiyu", "huashui", "shengji", "weimaque"],
+                    help="bot tables of this game with the room's own bots, half strong, half normal")
     ap.add_argument("--serve", nargs=2, metavar=("PORT", "DATA"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
-        serve(int(args.serve[0]), Path(args.serve[1]), args.mode, args.workers, args.budget)
+        serve(int(args.serve[0]), Path(args.serve[1]), args.mode, args.workers, args.budget, args.game)
         return
     if not 1 <= args.tables <= 2000 or not 0 <= args.bot_tables <= 200 or not 1 <= args.duration <= 600:
         sys.exit("keep it bounded: 1..2000 tables, 0..200 bot tables, 1..600 seconds")
@@ -147,7 +201,7 @@ def main() -> None:
     data = Path(tempfile.mkdtemp(prefix="paiju-strong-"))
     port = load.free_port()
     cmd = [sys.executable, str(Path(__file__).resolve()), "--serve", str(port), str(data), "--mode", args.mode,
-           "--workers", str(args.workers), "--budget", str(args.budget)]
+           "--workers", str(args.workers), "--budget", str(args.budget), *(["--game", args.game] if args.game else [])]
     log_path = data / "server.log"
     log_file = log_path.open("wb")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(HERE)]))
@@ -163,7 +217,7 @@ def main() -> None:
             time.sleep(0.1)
         tids, tokens = asyncio.run(load.setup([base], args.tables, [("shuiyu", {"rounds": 10000})]))
         if args.mode != "none" and args.bot_tables:
-            asyncio.run(bot_tables(base, args.bot_tables))
+            asyncio.run(bot_tables(base, args.bot_tables, args.game))
             for _ in range(300):  # the workers start (thread mode has none), the bot tables get going
                 with contextlib.suppress(OSError, ValueError):
                     if args.mode == "thread" or json.loads((data / "search.json").read_text())["ready"]:
@@ -209,6 +263,7 @@ def main() -> None:
         "loadgen_cpu_s": round(cpu_self, 1),
         "searches": search.get("stats", {}),
         "worker_search_cpu_s": round(search.get("cpu_seconds", 0.0) - marks.get("searched", 0.0), 1),
+        **({"game": args.game, "bot_decisions": search.get("decisions", {})} if args.game else {}),
         "load_average_1m": round(os.getloadavg()[0], 1),
     }, ensure_ascii=False))
 
