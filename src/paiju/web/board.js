@@ -6,6 +6,7 @@
 import { cardName, renderCard, renderCards, richText } from "./cards.js";
 import { h, scoreClass, signed } from "./dom.js";
 import { t } from "./i18n.js";
+import { avatar } from "./avatar.js";
 import { say, seatName } from "./names.js";
 import { sidePoints } from "./trick.js";
 
@@ -120,6 +121,7 @@ function drawSeat(view, seat, i, style, where, opts) {
     dataset: { seat: i }, "aria-label": seatLabel(opts.seats, i),
   },
   h("div", { class: "seat-head" },
+    info?.player ? avatar(info.player.id, 20, info.player.nickname) : null,
     h("span", { class: "seat-name" }, seatLabel(opts.seats, i)),
     seatBadges(info, { role: seat.role && say(seat.role) ? seat.role : null, isMe }),
     isMe && opts.onAutoplay && info?.player && (!info.replaced || info.replaced === "autoplay")

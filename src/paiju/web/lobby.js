@@ -3,6 +3,7 @@
 import { api, ApiError, player } from "./api.js";
 import { fill, h } from "./dom.js";
 import { errorText, t, tx } from "./i18n.js";
+import { avatar } from "./avatar.js";
 import { botName } from "./names.js";
 import { ratedBadge } from "./rated.js";
 
@@ -185,7 +186,8 @@ export function showLobby(ctx) {
         h("span", { class: "table-id muted" }, tb.number ? t("room_n", { n: tb.number }) : `#${tb.id}`),
         h("span", { class: "table-seats" }, seats.map((s) => h("span", {
           class: ["seat-chip", s.player ? "person" : s.bot ? "bot" : "empty"],
-        }, s.player ? s.player.nickname : s.bot ? botName(s.seat) : t("empty_seat")))),
+        }, s.player ? avatar(s.player.id, 16, s.player.nickname) : null,
+        s.player ? s.player.nickname : s.bot ? botName(s.seat) : t("empty_seat")))),
         h("span", { class: "table-status muted" }, `${taken}/${seats.length} · ${t(`status_${tb.status || "waiting"}`)}`),
         ratedBadge(tb.rated),
         h("button", { class: "primary small", onclick: () => ctx.navigate(`/t/${encodeURIComponent(tb.id)}`) },

@@ -2,6 +2,7 @@
 
 import { accountPanel } from "./account.js";
 import { api, ApiError, player } from "./api.js";
+import { avatar } from "./avatar.js";
 import { fill, h, scoreClass, signed } from "./dom.js";
 import { lang, listOf, t, tx } from "./i18n.js";
 import { ratedBadge } from "./rated.js";
@@ -93,7 +94,7 @@ export function showProfile(ctx, playerId, own) {
     document.title = `${p.nickname} · ${t("profile")} · ${t("app")}`;
     const standing = Object.entries(state.data.standing || {});
     fill(ctx.main, h("div", { class: "profile-page" },
-      h("h1", { class: "profile-name", id: "profile-name" }, p.nickname),
+      h("h1", { class: "profile-name", id: "profile-name" }, avatar(p.id, 40, p.nickname), p.nickname),
       own ? accountPanel(ctx, state.session, () => ctx.navigate("/")) : null,
       own ? h("p", { class: "my-data" }, // a plain link (the session cookie goes with it): works in in-app browsers
         h("a", { href: "/api/me/data", download: "paiju-data.json", id: "my-data" }, t("my_data")), " ",
@@ -182,7 +183,7 @@ export function showLeaderboard(ctx, initialGame) {
             : [t("rank"), t("player"), t("score"), t("base"), t("matches")]).map((x) => h("th", {}, x)))),
           h("tbody", {}, state.rows.map((r) => h("tr", { class: me && r.player.id === me.id ? "me" : null, dataset: { player: r.player.id } },
             h("td", { class: "num" }, String(r.rank)),
-            h("td", {}, link(ctx, `/players/${encodeURIComponent(r.player.id)}`, r.player.nickname)),
+            h("td", {}, avatar(r.player.id, 18, r.player.nickname), link(ctx, `/players/${encodeURIComponent(r.player.id)}`, r.player.nickname)),
             ...(r.rating && state.sort === "rating" ? [h("td", { class: "num rating-value" }, ratingText(r.rating)),
               h("td", { class: "num" }, String(r.rating.matches))]
               : [h("td", { class: "num" }, String(r.score)), h("td", { class: "num" }, String(r.base)),

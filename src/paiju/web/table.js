@@ -11,6 +11,7 @@ import { fill, h, scoreClass, signed } from "./dom.js";
 import { addReportButtons, Bubbles, openReport, openSeries, phraseBar, phrases, roomNumberBox } from "./friends.js";
 import { errorText, lang, listOf, t, tx, verbLabel } from "./i18n.js";
 import { flyAway, flyIn, lift, reducedMotion } from "./motion.js";
+import { avatar } from "./avatar.js";
 import { botName, say, seatName, useSeats } from "./names.js";
 import { onPrefChange, pref, setPref } from "./prefs.js";
 import { ratedBadge } from "./rated.js";
@@ -529,6 +530,7 @@ export function showTable(ctx, tableId, invite) {
       h("ul", { class: "seat-list" }, seats.map((x) => h("li", { class: "seat-row", dataset: { seat: x.seat } },
         h("span", { class: "seat-no" }, t("seat_n", { n: x.seat + 1 })),
         h("span", { class: ["seat-who", x.player ? "person" : x.bot ? "bot" : "empty"] },
+          x.player ? avatar(x.player.id, 20, x.player.nickname) : null,
           x.player ? x.player.nickname : x.bot ? botName(x.seat) : t("empty_seat"),
           seatBadges(x, { isMe: x.seat === mine })),
         status !== "waiting" ? null
