@@ -60,7 +60,8 @@ class _Index:
     """Hands as bit positions ordered by ``xs``; bitsets for ``ys < k`` and for each card."""
 
     def __init__(self, xs: Sequence[int], ys: Sequence[int], cards: Sequence[tuple[int, int, int, int]],
-                 plain: Sequence[bool], flagged: Sequence[bool] | None = None) -> None:
+                 plain: Sequence[bool], flagged: Sequence[bool] | None = None,
+                 groups: Sequence[int] | None = None) -> None:
         n = len(xs)
         order = sorted(range(n), key=xs.__getitem__)
         self.x_sorted = [xs[i] for i in order]
@@ -69,6 +70,7 @@ class _Index:
         plain_bits = bytearray(nbytes)
         flag_bits = bytearray(nbytes)
         by_y: list[list[int]] = [[] for _ in range(NUM_KEYS)]
+        group_bits = [bytearray(nbytes) for _ in range(1 + max(groups or [0]))]
         for pos, i in enumerate(order):
             byte, bit = pos >> 3, 1 << (pos & 7)
             for c in cards[i]:
@@ -77,12 +79,16 @@ class _Index:
                 plain_bits[byte] |= bit
             if flagged is not None and flagged[i]:
                 flag_bits[byte] |= bit
+            if groups is not None:
+                group_bits[groups[i]][byte] |= bit
             by_y[ys[i]].append(pos)
         self.all = (1 << n) - 1
         self.card = [int.from_bytes(b, "little") for b in card_bits]
         self.plain = int.from_bytes(plain_bits, "little")
         self.flagged = int.from_bytes(flag_bits, "little")
         """Hands marked by the caller: for the model split's index, those the mix denies a 走水 with."""
+        self.groups = [int.from_bytes(b, "little") for b in group_bits] if groups is not None else []
+        """Per group the caller numbered (the model split's index: the mix's bucket), its hands."""
         acc = bytearray(nbytes)
         self.y_below: list[int] = [0] * (NUM_KEYS + 1)
         current = 0
@@ -133,6 +139,7 @@ def odds_tables() -> Odds:
     cards: list[tuple[int, int, int, int]] = []
     plain: list[bool] = []
     deny: list[bool] = []
+    buckets: list[int] = []
     gk = GROUP_KEY
     for hand in combinations(range(52), 4):
         a, b, c, d = hand
@@ -153,12 +160,13 @@ def odds_tables() -> Odds:
         is_plain = not ((ra == rb and rc == rd) or (ra == rc and rb == rd) or (ra == rd and rb == rc))
         hx.append(bh)
         hy.append(bt)
-        deny.append(mix.ANSWER[bucket(bh, bt)][2] < 0.5)
+        buckets.append(bucket(bh, bt))
+        deny.append(mix.ANSWER[buckets[-1]][2] < 0.5)
         tx.append(top)
         ty.append(best_tail)
         cards.append(hand)
         plain.append(is_plain)
-    odds = Odds(_Index(hx, hy, cards, plain, deny), _Index(tx, ty, cards, plain))
+    odds = Odds(_Index(hx, hy, cards, plain, deny, buckets), _Index(tx, ty, cards, plain))
     _ODDS.append(odds)
     return odds
 
@@ -765,8 +773,15 @@ class EasyBot:
 
 
 
+def exploit_bot(seed: int = 0) -> Bot:
+    """The exploiter (``exploit``, :mod:`.exploit`): imported here lazily, as it builds on OddsBot."""
+    from .exploit import ExploitBot
+
+    return ExploitBot(seed)
+
+
 BOTS: dict[str, Callable[[int], Bot]] = {"odds": OddsBot, "biggest_head": BiggestHeadBot,
-                                       "easy": EasyBot}
+                                       "easy": EasyBot, "exploit": exploit_bot}
 
 STRENGTHS: dict[str, str] = {"easy": "easy", "normal": "best", "strong": "best"}
 """The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"); strong is the fast bot until a search

@@ -30,10 +30,12 @@ from paiju.bots.study import DecisionClock, StudyArgs, StudySpec, Summary, decis
 from .bots import OddsBot, odds_tables
 from .config import ShuiyuConfig
 from .engine import ShuiyuGame
+from .exploit import HABITS, ExploitBot
 
 DEAL_SEED = 10_000
 SELFPLAY_SEED = 20_000
 PROBE_SEED = 30_000
+HABIT_SEED = 40_000
 CALLS = ("open", "cover", "force", "attack", "push")
 
 
@@ -50,15 +52,7 @@ class ShuiyuDeal(NamedTuple):
     cpu: list[float]
 
 
-DEVIATIONS: dict[str, tuple[str, str]] = {
-    "open": ("call", "open"), "cover": ("call", "cover"), "force": ("call", "force"),
-    "attack": ("call", "attack"), "push": ("call", "push"),
-    "believe": ("respond", "believe"), "doubt": ("respond", "doubt"),
-    "compare": ("respond", "compare"), "drink": ("respond", "drink"),
-    "kill": ("answer", "kill"), "walk": ("answer", "walk"), "call": ("answer", "call"),
-    "concede": ("answer", "concede"), "accept": ("answer", "accept"), "refuse": ("answer", "refuse"),
-    "allow": ("answer", "allow"), "deny": ("answer", "deny"),
-}
+DEVIATIONS: dict[str, tuple[str, str]] = HABITS
 """Deviation name -> (the phase it overrides, the action word it always takes when that word is legal).
 
 Player calls (``call`` phase): 开牌 open, 盖牌 cover, 强奸 force, 进攻 attack, 走水 push.  Responses (``respond``):
@@ -127,6 +121,75 @@ def probe_summary(deals: Sequence[ProbeDeal]) -> Summary:
     return {"deals": len(deals), "unit": "drinks per round gained over the default bot in the same seat",
             "rows": rows, "worst": None if top is None else {"deviation": top["deviation"], "seat": top["max_seat"],
                                                             "mean": top["max"], "ci95": top["max_ci95"]}}
+
+
+class HabitDeal(NamedTuple):
+    """One deal against habit fields: per field (a habit, or ``normal``), per hero kind, the hero's score per
+    round (mean over the 4 seats it takes in turn), and the exploiter's replaced decisions."""
+
+    scores: dict[str, dict[str, float]]
+    exploited: dict[str, int]
+
+
+HEROES = ("odds", "oracle", "exploit")
+"""The heroes a habit field is played against: the odds bot, the oracle (the exploiter told the habit: the
+best-response ceiling) and the exploiter (reading the habit from the table)."""
+
+
+def _habit_match(deal: int, seat: int, habit: str | None, hero: str) -> tuple[float, int]:
+    """One match: three odds bots with ``habit`` (None: the normal field) and ``hero`` in ``seat``; the hero's
+    score per round.  Every seat's seed is the same whichever hero sits, so heroes are compared paired."""
+    g = ShuiyuGame.new(ShuiyuConfig(), HABIT_SEED + deal)
+    bots: list[Bot] = []
+    me: OddsBot | None = None
+    for s in range(g.num_seats):
+        if s == seat:
+            me = OddsBot(deal * 31 + s) if hero == "odds" else \
+                ExploitBot(deal * 31 + s, known=habit if hero == "oracle" else None)
+            bots.append(me)
+        else:
+            bot: Bot = OddsBot(deal * 31 + s)
+            bots.append(bot if habit is None else Deviant(bot, *HABITS[habit]))
+    play_out(g, bots)
+    return g.totals()[seat] / g.rounds_played, me.exploited if isinstance(me, ExploitBot) else 0
+
+
+def play_habits(deal: int, habits: Sequence[str], heroes: Sequence[str], normal: bool) -> HabitDeal:
+    """Every hero against every habit field (and the normal field, odds against the exploiter) on one deal."""
+    scores: dict[str, dict[str, float]] = {}
+    exploited: dict[str, int] = {}
+    fields: list[tuple[str, str | None, Sequence[str]]] = [(h, h, heroes) for h in habits]
+    if normal:
+        fields.append(("normal", None, ("odds", "exploit")))
+    for name, habit, kinds in fields:
+        row = scores.setdefault(name, {})
+        for hero in kinds:
+            got = [_habit_match(deal, seat, habit, hero) for seat in range(4)]
+            row[hero] = statistics.fmean(v for v, _ in got)
+            if hero == "exploit":
+                exploited[name] = sum(n for _, n in got)
+    return HabitDeal(scores, exploited)
+
+
+def habits_summary(deals: Sequence[HabitDeal]) -> Summary:
+    """Per field: each hero's score, the ceiling (oracle − odds), the capture (exploit − odds), paired by deal."""
+    rows = []
+    names = list(deals[0].scores) if deals else []
+    for name in names:
+        got = [d.scores[name] for d in deals]
+        row: Summary = {"field": name, "deals": len(got)}
+        for hero in got[0]:
+            row[hero] = interval([g[hero] for g in got])
+        if "oracle" in got[0]:
+            row["ceiling"] = interval([g["oracle"] - g["odds"] for g in got])
+        if "exploit" in got[0]:
+            row["capture"] = interval([g["exploit"] - g["odds"] for g in got])
+            row["exploited_decisions"] = sum(d.exploited.get(name, 0) for d in deals)
+            if "oracle" in got[0] and row["ceiling"]["mean"]:
+                row["share"] = row["capture"]["mean"] / row["ceiling"]["mean"]
+        rows.append(row)
+    return {"deals": len(deals), "unit": "drinks per round, the hero's seat, paired by deal (4 seats a deal)",
+            "rows": rows}
 
 
 class SelfPlay(NamedTuple):
@@ -214,12 +277,15 @@ def prepare_bots(kinds: Sequence[str]) -> None:
 
 
 Job = tuple[str, int]
-"""("selfplay", match), ("probe", deal) or (opponent kind, deal)"""
-Outcome = ShuiyuDeal | SelfPlay | ProbeDeal
+"""("selfplay", match), ("probe", deal), ("habits", deal) or (opponent kind, deal)"""
+Outcome = ShuiyuDeal | SelfPlay | ProbeDeal | HabitDeal
 
 
-def play_job(job: Job, hero: str = "odds") -> Outcome:
+def play_job(job: Job, hero: str = "odds", habits: Sequence[str] = tuple(HABITS),
+             heroes: Sequence[str] = ("odds", "oracle"), normal: bool = False) -> Outcome:
     kind, n = job
+    if kind == "habits":
+        return play_habits(n, habits, heroes, normal)
     if kind == "selfplay":
         return play_selfplay(n)
     return play_probe(n) if kind == "probe" else play_deal(kind, n, hero)
@@ -245,6 +311,12 @@ def _row(opponent: str, deals: Sequence[ShuiyuDeal], hero: str = "odds") -> Summ
 def plan(args: StudyArgs) -> Work[Job, Outcome, Summary]:
     matches = int(args.options.get("selfplay", 0))
     probes = int(args.options.get("probe", 0))
+    ceilings = int(args.options.get("ceilings", 0))
+    exploit = int(args.options.get("exploit", 0))
+    habits = [h for h in str(args.options.get("habits", ",".join(HABITS))).split(",") if h]
+    for h in habits:
+        if h not in HABITS:
+            raise KeyError(f"no habit {h!r}; known: {', '.join(HABITS)}")
     against = [opp for opp in args.against if opp]   # --against '' plays no opponent rows
     hero = str(args.options.get("bot", "odds"))
     bot_maker("shuiyu", hero)
@@ -252,6 +324,7 @@ def plan(args: StudyArgs) -> Work[Job, Outcome, Summary]:
         bot_maker("shuiyu", opp)  # an unknown kind fails here, with the known ones
     jobs: list[Job] = [("selfplay", m) for m in range(matches)]
     jobs += [("probe", args.seed + d) for d in range(probes)]
+    jobs += [("habits", args.seed + d) for d in range(max(ceilings, exploit))]
     jobs += [(opp, args.seed + d) for opp in against for d in range(args.deals)]
 
     def merge(done: Sequence[Job], results: Sequence[Outcome]) -> Summary:
@@ -259,6 +332,8 @@ def plan(args: StudyArgs) -> Work[Job, Outcome, Summary]:
                             "rows": [_row(opp, [r for j, r in zip(done, results, strict=True)
                                                 if j[0] == opp and isinstance(r, ShuiyuDeal)], hero)
                                      for opp in against]}
+        if ceilings or exploit:
+            summary["habits"] = habits_summary([r for r in results if isinstance(r, HabitDeal)])
         if probes:
             summary["probe"] = probe_summary([r for r in results if isinstance(r, ProbeDeal)])
         plays = [r for r in results if isinstance(r, SelfPlay)]
@@ -273,7 +348,8 @@ def plan(args: StudyArgs) -> Work[Job, Outcome, Summary]:
                                    "calls": table}
         return summary
 
-    play = play_job if hero == "odds" else partial(play_job, hero=hero)
+    play = partial(play_job, hero=hero, habits=habits, heroes=HEROES if exploit else ("odds", "oracle"),
+                   normal=bool(exploit))
     return Work(play=play, jobs=jobs, merge=merge, prepare=odds_tables)
 
 
@@ -281,5 +357,10 @@ STUDY = StudySpec(deals=1250, seed=0, against=("random", "biggest_head"), plan=p
                   options={"bot": "the studied bot kind (default odds); its opponents are --against",
                            "selfplay": "also N matches of OddsBot self-play: what each call says about the hand",
                            "probe": "also N deals of the exploitability probe: every one-rule deviation in every "
-                                    "seat against the default bot (--against '' for the probe alone)"},
+                                    "seat against the default bot (--against '' for the probe alone)",
+                           "ceilings": "also N deals (seed 40000 + d) of each habit field (three probe deviants): "
+                                       "the odds bot and the oracle best response in each seat, paired",
+                           "exploit": "as ceilings, with the exploiter too, and the exploiter against the normal "
+                                      "field (three odds bots)",
+                           "habits": "the habit fields for ceilings/exploit, comma-separated (default: all)"},
                   prepare_bots=prepare_bots)
