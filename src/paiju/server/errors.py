@@ -76,6 +76,7 @@ class ErrorCode(StrEnum):
     CHAT_OFF = "chat_off"
     CHAT_TOO_LONG = "chat_too_long"
     BAD_REASON = "bad_reason"
+    BAD_CHAT_LINE = "bad_chat_line"
     TOO_MANY_REPORTS = "too_many_reports"
     PLAY_FIRST = "play_first"
     NO_REPORT = "no_report"
@@ -148,6 +149,8 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.CHAT_OFF: ("这里只能用快捷语", "Only quick phrases here"),
     ErrorCode.CHAT_TOO_LONG: ("这句话太长了", "That message is too long"),
     ErrorCode.BAD_REASON: ("请说明举报原因", "Say why you report"),
+    ErrorCode.BAD_CHAT_LINE: ("引用的聊天内容不是这个座位在这张桌上说的",
+                              "That chat line was not said at this seat here"),
     ErrorCode.TOO_MANY_REPORTS: ("举报太多，请等管理员处理", "Too many reports waiting for the hosts"),
     ErrorCode.PLAY_FIRST: ("先打完一手牌才能举报", "Play a whole hand before you report"),
     ErrorCode.NO_REPORT: ("没有这条举报", "No such report"),

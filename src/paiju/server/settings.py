@@ -111,6 +111,9 @@ class Settings:
     the hosts (scores/signals.py)."""
     chat_max_length: int = 0
     """Free-text chat at tables: 0 is off (quick phrases only); otherwise the longest message, in characters."""
+    chat_filter_reload_seconds: float = 10.0
+    """How old a worker's copy of the hosts' chat filter may be (the worker where it was changed reads it at
+    once; the others within this)."""
     phrase_burst: int = 3
     phrase_every_seconds: float = 3.0
     """Quick phrases and chat per player, over all their sockets and workers: ``phrase_burst`` in any

@@ -112,6 +112,15 @@ export function phraseBar(state, send, rerender) {
 }
 
 const BUBBLE_MS = 4000;
+const LINES_KEPT = 3;
+
+/** Each seat's last few chat lines as the server signed them ({text, at, sig}): a report may point at one. */
+const heard = new Map();
+
+/** The chat lines seat `seat` said lately, newest first. */
+export function linesOf(seat) {
+  return heard.get(seat) || [];
+}
 
 /** What each seat said last, shown over the seat for a few seconds (kept across redraws). */
 export class Bubbles {
@@ -122,6 +131,9 @@ export class Bubbles {
   }
 
   add(msg) {
+    if (msg.type === "chat" && msg.sig) {
+      heard.set(msg.seat, [{ text: msg.text, at: msg.at, sig: msg.sig }, ...linesOf(msg.seat)].slice(0, LINES_KEPT));
+    }
     const text = msg.type === "chat" ? msg.text : tx(msg);
     const entry = { text, chat: msg.type === "chat", until: Date.now() + BUBBLE_MS };
     this.bySeat.set(msg.seat, entry);
@@ -144,6 +156,7 @@ export class Bubbles {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.bySeat.clear();
+    heard.clear();
   }
 }
 
@@ -170,6 +183,8 @@ export function openReport(tableId, seat, invite, toast) {
   document.getElementById("report-panel")?.remove();
   let reason = REASONS[0];
   const words = h("textarea", { id: "report-words", rows: 3, maxlength: 150, placeholder: t("report_words") });
+  let line = null; // the chat line the report points at, if the reporter picks one
+  const lines = linesOf(seat.seat);
   const error = h("p", { class: "form-error", role: "alert", id: "report-error" });
   const close = () => panel.remove();
   const panel = h("div", { class: "modal-backdrop", id: "report-panel", onclick: (e) => { if (e.target === e.currentTarget) close(); } },
@@ -179,7 +194,7 @@ export function openReport(tableId, seat, invite, toast) {
         e.preventDefault();
         const text = `${t(`report_${reason}`)}${words.value.trim() ? `: ${words.value.trim()}` : ""}`;
         try {
-          await api.report(tableId, seat.seat, text, invite);
+          await api.report(tableId, seat.seat, text, invite, line);
           close();
           toast(t("report_sent"), "info");
         } catch (err) {
@@ -191,6 +206,11 @@ export function openReport(tableId, seat, invite, toast) {
     h("fieldset", { class: "report-reasons" }, REASONS.map((r, i) => h("label", { class: "check" },
       h("input", { type: "radio", name: "reason", value: r, checked: i === 0, onchange: () => { reason = r; } }),
       h("span", {}, t(`report_${r}`))))),
+    lines.length ? h("fieldset", { class: "report-lines", id: "report-lines" },
+      h("legend", {}, t("report_line")),
+      [null, ...lines].map((l, i) => h("label", { class: "check" },
+        h("input", { type: "radio", name: "line", value: String(i), checked: i === 0, onchange: () => { line = l; } }),
+        h("span", { class: l ? "quoted-line" : "muted" }, l ? `“${l.text}”` : t("report_no_line"))))) : null,
     words, error,
     h("p", { class: "muted" }, t("report_hint")),
     h("div", { class: "form-actions" },

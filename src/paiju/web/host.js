@@ -10,13 +10,14 @@ function when(at) {
 }
 
 export function showHost(ctx) {
-  const s = { host: null, reports: [], log: [], signals: null, error: null, denied: false };
+  const s = { host: null, reports: [], log: [], signals: null, words: [], error: null, denied: false };
   let alive = true;
 
   async function load() {
     try {
       s.host = (await api.host()).host;
-      [s.reports, s.log, s.signals] = await Promise.all([api.hostReports("open"), api.hostLog(), api.hostSignals()]);
+      [s.reports, s.log, s.signals, { words: s.words }] = await Promise.all([api.hostReports("open"), api.hostLog(),
+        api.hostSignals(), api.hostChatFilter()]);
       s.error = null;
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) { ctx.sessionExpired(); return; }
@@ -45,6 +46,8 @@ export function showHost(ctx) {
         h("a", { href: `/t/${encodeURIComponent(r.table_id)}`, onclick: (e) => { e.preventDefault(); ctx.navigate(`/t/${encodeURIComponent(r.table_id)}`); } },
           r.table_id)),
       h("p", { class: "report-reason" }, r.reason),
+      r.chat ? h("blockquote", { class: "report-chat", dataset: { at: String(r.chat.at) } }, `“${r.chat.text}”`,
+        h("span", { class: "muted" }, ` · ${when(r.chat.at)}`)) : null,
       h("p", { class: "muted" }, t("host_reported_by", { name: r.reporter_nickname, at: when(r.at) })),
       reason,
       h("div", { class: "form-actions" },
@@ -90,6 +93,25 @@ export function showHost(ctx) {
         : h("p", { class: "muted", id: "host-no-signals" }, t("host_no_signals")));
   }
 
+  // The chat filter (issue 38): one word a line; the room keeps each word's letters (full-width, zero-width and
+  // spaced-out spellings count as the word) and masks them in every chat line.
+  function filterSection() {
+    const box = h("textarea", { id: "host-chat-filter", rows: 6, spellcheck: "false" }, s.words.join("\n"));
+    return h("section", { class: "card-panel host-chat-filter" },
+      h("h2", {}, t("host_chat_filter"), h("span", { class: "muted" }, ` (${s.words.length})`)),
+      h("p", { class: "muted small-print" }, t("host_chat_filter_hint")),
+      h("form", { onsubmit: async (e) => {
+        e.preventDefault();
+        try {
+          s.words = (await api.setHostChatFilter(box.value.split("\n"))).words;
+          ctx.toast(t("host_done"), "info");
+          await load();
+        } catch (err) {
+          ctx.toast(err instanceof ApiError ? errorText(err.error) : err.message);
+        }
+      } }, box, h("div", { class: "form-actions" }, h("button", { class: "small", type: "submit", id: "host-chat-filter-save" }, t("save")))));
+  }
+
   function render() {
     if (!alive) return;
     document.title = `${t("host_page")} · ${t("app")}`;
@@ -112,6 +134,7 @@ export function showHost(ctx) {
         byId(t("host_close_table"), "host-close-table", t("host_table_id"), ["reason"],
           (tid, reason) => act(`tables/${encodeURIComponent(tid)}/close`, { reason: reason || null }, t("host_done")))),
       signalsSection(),
+      filterSection(),
       h("section", {}, h("h2", {}, t("host_log")),
         h("table", { class: "result-table", id: "host-log" },
           h("thead", {}, h("tr", {}, [t("host_when"), t("host_who"), t("host_what"), t("host_whom"), t("host_detail")].map((x) => h("th", {}, x)))),

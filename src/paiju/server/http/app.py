@@ -157,7 +157,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         await moderation.load()
         app.state.banned = moderation.banned  # the same set: handlers refuse banned players by it
         app.state.quick = quick = QuickMatch(room)
-        app.state.talk = Talk(settings, cluster.limit if isinstance(cluster, RedisCluster) else None)
+        app.state.talk = Talk(settings, cluster.limit if isinstance(cluster, RedisCluster) else None,
+                              words=moderation.chat_filter)
         # every lobby command on a table, run the same at its owner whichever worker the request reached
         app.state.commands = commands = {**SEAT_COMMANDS, **routes_host.table_commands(moderation),
                                          **routes_history.rematch_commands(app.state.rematches),

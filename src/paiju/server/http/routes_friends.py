@@ -17,6 +17,7 @@ from ..lobby.quick import QuickMatch
 from ..people.accounts import accounts
 from ..people.moderation import Moderation
 from ..room import numbers
+from ..room.chatfilter import line_is_real
 from ..room.conn import dumps
 from ..room.table import CardTable
 from ..room.talk import Talk
@@ -118,6 +119,20 @@ async def _may_report(request: Request, player: Player, table: CardTable) -> boo
     return await room.db.run(job)
 
 
+def _quoted_line(request: Request, table_id: str, seat: int, target: str | None,
+                 quoted: object) -> dict[str, Any] | None:
+    """The chat line a report points at ({"text", "at", "sig"} as the chat message gave it), if its signature
+    says it was said at this table by the player in that seat: 422 ``bad_chat_line`` otherwise."""
+    if quoted is None:
+        return None
+    q = quoted if isinstance(quoted, dict) else {}
+    if target is None or not line_is_real(request.app.state.talk.key, table_id, seat, target, q.get("at"),
+                                          q.get("text"), q.get("sig")):
+        raise RoomError(ErrorCode.BAD_CHAT_LINE, "that chat line was not said by this seat at this table", 422,
+                        zh="引用的聊天内容不是这个座位在这张桌上说的")
+    return {"text": q["text"], "at": q["at"]}
+
+
 @api
 async def report(request: Request) -> Response:
     """A report on a seat: the reason, the table, the seat's player and the time go to the hosts' list."""
@@ -135,7 +150,8 @@ async def report(request: Request) -> Response:
     if not await _may_report(request, player, table):
         raise RoomError(ErrorCode.PLAY_FIRST, "a guest reports once it has played a whole hand: finish a hand (or "
                         "register)", 403, zh="游客要先打完一整手牌才能举报（或先注册）")
-    out = await moderation_of(request).report(player.id, table.id, seat, target, data.get("reason"))
+    chat = _quoted_line(request, table.id, seat, target, data.get("chat"))
+    out = await moderation_of(request).report(player.id, table.id, seat, target, data.get("reason"), chat)
     return JSONResponse(out, status_code=201)
 
 

@@ -14,6 +14,7 @@ from starlette.routing import Route
 
 from ..errors import ErrorCode, RoomError
 from ..people.moderation import Host, Moderation, banned, read_log
+from ..room.chatfilter import clean_words
 from ..room.conn import dumps
 from ..room.ownership import Command
 from ..room.room import Room
@@ -178,6 +179,25 @@ async def close_report(request: Request) -> Response:
 
 
 @api
+async def chat_filter(request: Request) -> Response:
+    """``GET``: the words; ``POST {"words": [...]}``: replace them (each kept as its skeleton: chatfilter.py)."""
+    host, mod = await _host(request)
+    if request.method == "POST":
+        data = await body_of(request)
+        raw = data.get("words")
+        try:
+            if not isinstance(raw, list):
+                raise ValueError('send {"words": ["...", ...]}')
+            words = clean_words(raw)
+        except ValueError as e:
+            raise RoomError(ErrorCode.BAD_OPTION, f"chat filter: {e}", 422, zh=f"聊天过滤词有误：{e}") from None
+        kept = await mod.set_chat_filter(host, words)
+        request.app.state.talk.forget_words()
+        return JSONResponse({"words": kept})
+    return JSONResponse({"words": await mod.chat_filter()})
+
+
+@api
 async def get_log(request: Request) -> Response:
     await _host(request)
     raw = request.query_params.get("before")
@@ -200,4 +220,5 @@ ROUTES = [
     Route("/api/host/reports", list_reports),
     Route("/api/host/reports/{report_id}/close", close_report, methods=["POST"]),
     Route("/api/host/log", get_log),
+    Route("/api/host/chat-filter", chat_filter, methods=["GET", "POST"]),
 ]

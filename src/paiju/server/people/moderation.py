@@ -75,13 +75,21 @@ reports = Table(
     Column("status", String(16), nullable=False),  # open, closed
     Column("handled_by", String(64), nullable=True),
     Column("handled_at", Float, nullable=True),
+    Column("chat", Text, nullable=True),  # JSON: the chat line reported ({text, at}), checked by its signature
     Index("ix_reports_status", "status", "id"),
+)
+
+chat_filter = Table(
+    "chat_filter", metadata,
+    Column("word", String(64), primary_key=True),  # its skeleton (room/chatfilter.py): letters, case folded
+    Column("added_at", Float, nullable=False),
+    Column("added_by", String(64), nullable=False),
 )
 
 MAX_REASON = 200
 OPEN_REPORTS_PER_PLAYER = 20
 """A player may have this many reports open at once: enough for any table, too few to flood the hosts."""
-ACTIONS = ("ban", "unban", "kick", "close", "rename", "report", "grant", "revoke")
+ACTIONS = ("ban", "unban", "kick", "close", "rename", "report", "grant", "revoke", "chat_filter")
 
 
 def not_host() -> RoomError:
@@ -291,11 +299,11 @@ class Moderation:
         return reason
 
     async def report(self, reporter_id: str, table_id: str, seat: int, player_id: str | None,
-                     raw_reason: object) -> dict[str, Any]:
+                     raw_reason: object, chat: dict[str, Any] | None = None) -> dict[str, Any]:
         """File a report, within the reporter's caps: ``reports_per_day`` in any 24 hours, and
         ``reports_per_target_per_day`` about one player (a bot's seat: that seat of that table), counted in the
         insert's own transaction with the reporter's row locked, so two workers at once count one after the
-        other."""
+        other.  ``chat``: the chat line the report points at ({text, at}), its signature checked by the caller."""
         reason = self.check_reason(raw_reason)
         now = self.settings.clock()
         per_day, per_target = self.settings.reports_per_day, self.settings.reports_per_target_per_day
@@ -317,7 +325,8 @@ class Moderation:
                     >= per_target:
                 return "target"
             r = c.execute(insert(reports).values(at=now, reporter_id=reporter_id, table_id=table_id, seat=seat,
-                                                 player_id=player_id, reason=reason, status="open"))
+                                                 player_id=player_id, reason=reason, status="open",
+                                                 chat=None if chat is None else json.dumps(chat, ensure_ascii=False)))
             return int(r.inserted_primary_key[0])  # type: ignore[index]
 
         rid = await self.db.run(job)
@@ -330,7 +339,8 @@ class Moderation:
         if rid == "target":
             raise RoomError(ErrorCode.TOO_MANY_REPORTS, "you have reported this player today already", 429,
                             zh="你今天已经举报过这位玩家")
-        return {"id": rid, "at": now, "table": table_id, "seat": seat, "reason": reason, "status": "open"}
+        return {"id": rid, "at": now, "table": table_id, "seat": seat, "reason": reason, "status": "open",
+                **({"chat": chat} if chat is not None else {})}
 
     async def reports(self, status: str | None, limit: int = 100) -> list[dict[str, Any]]:
         def job(c: Connection) -> list[dict[str, Any]]:
@@ -343,7 +353,8 @@ class Moderation:
                  .order_by(reports.c.id.desc()).limit(limit))
             if status is not None:
                 q = q.where(reports.c.status == status)
-            return [dict(r) for r in c.execute(q).mappings()]
+            return [{**dict(r), "chat": None if r["chat"] is None else json.loads(r["chat"])}
+                    for r in c.execute(q).mappings()]
 
         return await self.db.run(job)
 
@@ -362,6 +373,30 @@ class Moderation:
 
         if not await self.db.run(job):
             raise RoomError(ErrorCode.NO_REPORT, f"no report {report_id} here", 404, zh=f"没有第 {report_id} 条举报")
+
+    # ---- the chat filter ---------------------------------------------------------------------------------
+    async def chat_filter(self) -> list[str]:
+        """The hosts' filter list (room/chatfilter.py keeps each word's skeleton)."""
+        return await self.db.run(lambda c: [str(r[0]) for r in c.execute(
+            select(chat_filter.c.word).order_by(chat_filter.c.word))])
+
+    async def set_chat_filter(self, host: Host, words: list[str]) -> list[str]:
+        """Replace the list (already cleaned) in one transaction, logged with what was added and removed."""
+        now = self.settings.clock()
+
+        def job(c: Connection) -> list[str]:
+            old = {str(r[0]) for r in c.execute(select(chat_filter.c.word))}
+            new = set(words)
+            if old - new:
+                c.execute(chat_filter.delete().where(chat_filter.c.word.in_(sorted(old - new))))
+            if new - old:
+                c.execute(insert(chat_filter), [{"word": w, "added_at": now, "added_by": host.name}
+                                                for w in sorted(new - old)])
+            log_act(c, host, "chat_filter", now, detail={"added": len(new - old), "removed": len(old - new),
+                                                         "words": len(new)})
+            return sorted(new)
+
+        return await self.db.run(job)
 
     async def log_table_act(self, host: Host, action: str, table_id: str, *, player_id: str | None = None,
                             detail: dict[str, Any] | None = None) -> None:

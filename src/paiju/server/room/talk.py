@@ -2,18 +2,21 @@
 
 The phrases are a fixed list with both languages, so nothing anyone says through them needs moderating; free
 text is off unless ``Settings.chat_max_length`` is set (``paiju serve --chat-length``), and every seat has the
-report button.  Each player may speak ``phrase_burst`` times in any ``phrase_burst * phrase_every_seconds``
-seconds over all their sockets (a sliding window, shared by the workers): a bubble every few seconds is talk,
-more is noise.
+report button.  Free text passes the hosts' word filter (chatfilter.py: full-width and zero-width spellings
+count as the plain word) and carries a signature, so a report can quote the very line.  Each player may speak
+``phrase_burst`` times in any ``phrase_burst * phrase_every_seconds`` seconds over all their sockets (a
+sliding window, shared by the workers): a bubble every few seconds is talk, more is noise.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..errors import ErrorCode, RoomError
 from ..limits import Shared, Throttle, count
 from ..settings import Settings
+from .chatfilter import mask, normal, sign_line
 from .conn import Conn, dumps
 from .table import CardTable
 
@@ -37,9 +40,16 @@ class Talk:
     The limit is the player's, not a connection's: one person with fifty sockets (or sockets at several
     workers: ``shared``, the room's counts in Redis) says no more than with one."""
 
-    def __init__(self, settings: Settings, shared: Shared | None = None) -> None:
+    def __init__(self, settings: Settings, shared: Shared | None = None,
+                 words: Callable[[], Awaitable[list[str]]] | None = None) -> None:
         self.settings = settings
         self.shared = shared
+        self.key = settings.signing_key()
+        self.load_words = words
+        """The hosts' filter list, read from the database (every worker's copy is at most
+        ``chat_filter_reload_seconds`` old; the worker where a host changed it reads it at once)."""
+        self._words: list[str] = []
+        self._words_at = float("-inf")
         self.throttle = Throttle(settings.phrase_burst, settings.phrase_burst * settings.phrase_every_seconds,
                                  settings.clock, "talk")
 
@@ -47,6 +57,16 @@ class Talk:
         """``GET /api/phrases``: the phrases, and whether free text is on (its longest message)."""
         return {"phrases": [{"id": pid, "zh": zh, "en": en} for pid, zh, en in PHRASES],
                 "chat_max_length": self.settings.chat_max_length}
+
+    def forget_words(self) -> None:
+        """A host changed the list: read it again before the next line."""
+        self._words_at = float("-inf")
+
+    async def words(self) -> list[str]:
+        now = self.settings.clock()
+        if self.load_words is not None and now - self._words_at >= self.settings.chat_filter_reload_seconds:
+            self._words, self._words_at = await self.load_words(), now
+        return self._words
 
     async def _limit(self, player_id: str) -> None:
         wait = await count(self.shared, self.settings.clock, "take", [(self.throttle, "s:" + player_id)])
@@ -74,7 +94,7 @@ class Talk:
         if most <= 0:
             raise RoomError(ErrorCode.CHAT_OFF, "free-text chat is off here: use the quick phrases",
                             zh="这里不开放打字聊天：请用快捷语")
-        line = " ".join(text.split()) if isinstance(text, str) else ""
+        line = normal(text) if isinstance(text, str) else ""
         if not line or not line.isprintable():
             raise RoomError(ErrorCode.BAD_MESSAGE, '"chat" needs "text": a line of printable text',
                             zh='"chat" 需要 "text"：一行可显示的文字')
@@ -83,5 +103,6 @@ class Talk:
                             zh=f"每句最多 {most} 个字")
         seat, who = self._speaker(table, conn)
         await self._limit(str(who["id"]))
-        table.watchers.to_all(dumps({"type": "chat", "seat": seat, "player": who, "text": line,
-                                     "at": self.settings.clock()}))
+        shown, at = mask(line, await self.words()), self.settings.clock()
+        table.watchers.to_all(dumps({"type": "chat", "seat": seat, "player": who, "text": shown, "at": at,
+                                     "sig": sign_line(self.key, table.id, seat, str(who["id"]), at, shown)}))
