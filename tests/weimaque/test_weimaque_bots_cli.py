@@ -27,7 +27,7 @@ from .test_weimaque_engine import WAIT_BA, discard, make_deal, reach, shown
 
 
 def test_bot_registry() -> None:
-    assert list(BOTS) == ["tuned", "smart", "closest", "easy"]
+    assert list(BOTS) == ["tuned", "smart", "closest", "easy", "search"]
     assert isinstance(get_bot("weimaque", "best"), TunedBot)
     assert SmartBot.weights == SMART and len(TunedBot.weights) == len(WEIGHT_NAMES)
 

@@ -300,8 +300,10 @@ class EasyBot:
         return f"discard {alias(k)}"
 
 
+from .search import SearchBot  # noqa: E402  (it builds on the tuned bot above)
+
 BOTS: dict[str, Callable[[int], Any]] = {"tuned": TunedBot, "smart": SmartBot, "closest": ClosestToWinBot,
-                                       "easy": EasyBot}
+                                       "easy": EasyBot, "search": SearchBot}
 
 STRENGTHS: dict[str, str] = {"easy": "easy", "normal": "best", "strong": "best"}
 """The card room's 入门 / 普通 / 高手 (docs/bots.md, "In the card room"): 高手 and 普通 are both the tuned fast bot

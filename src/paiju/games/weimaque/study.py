@@ -3,6 +3,7 @@
     paiju study weimaque --deals 2000            # every core; --workers 1 for one process
     .venv/bin/python -m paiju.games.weimaque.study --deals 2000      # the same, printed as the docs' table
     paiju study weimaque --against smart -o bot=closest              # any bot against any other
+    paiju study weimaque --against tuned -o 'compare=["tuned", "search"]'   # paired: search minus tuned
 
 For every deal (seed) the match is played three times, the bot sitting once in each player seat (the
 dealer's, its next and its previous seat; the 守醒 seat never plays) against two copies of the opponent.
@@ -18,6 +19,7 @@ import json
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from paiju.bots.base import Bot, RandomBot, bot_maker, bot_names
@@ -71,19 +73,43 @@ def duel_row(bot: Callable[[int], Bot], opponent: Callable[[int], Bot], start: i
 def plan(args: StudyArgs) -> Work[tuple[int, int], DealResult, Summary]:
     """The best bot against each opponent kind (today's smart bot among them, whose weights were hand-set),
     and the closest-to-win bot against random players for scale."""
-    hero = str(args.options.get("bot", "best"))
-    if hero == "best":
-        hero = next(k for k in bot_names("weimaque") if k != "random")
-    rows = [(hero, opp, duel_row(bot_maker("weimaque", hero), bot_maker("weimaque", opp), args.seed))
-            for opp in args.against]
-    if args.options.get("scale", True):
+    compare = args.options.get("compare")
+    if compare is not None and (not isinstance(compare, list) or len(compare) < 2
+                                or not all(isinstance(k, str | dict) for k in compare)):
+        raise ValueError('compare takes a JSON list of two or more bot kinds or {"bot": kind, option: value} '
+                         'objects, e.g. ["tuned", "search"]')
+    heroes = list(compare) if compare else [str(args.options.get("bot", "best"))]
+    rows = [(_name(hero), opp, duel_row(_maker(hero), bot_maker("weimaque", opp), args.seed))
+            for hero in heroes for opp in args.against]
+    n = len(args.against)
+    pairs = [(h * n + o, o) for h in range(1, len(heroes)) for o in range(n)]  # each hero minus the first, per field
+    if args.options.get("scale", not compare):
         rows.append(("closest", "random", duel_row(ClosestToWinBot, RandomBot, args.seed)))
-    return rows_work("weimaque", rows, args.deals, seed=args.seed, unit="息 won per hand", extra=_rates)
+    return rows_work("weimaque", rows, args.deals, seed=args.seed, unit="息 won per hand", extra=_rates,
+                     pairs=pairs)
+
+
+def _name(hero: str | dict[str, Any]) -> str:
+    if isinstance(hero, dict):
+        return json.dumps(hero, ensure_ascii=False)
+    return next(k for k in bot_names("weimaque") if k != "random") if hero == "best" else hero
+
+
+def _maker(hero: str | dict[str, Any]) -> Callable[[int], Bot]:
+    """A bot kind, or ``{"bot": kind, ...}``: that kind built with the other keys as keywords (screening)."""
+    if isinstance(hero, str):
+        return bot_maker("weimaque", _name(hero))
+    from .bots import BOTS
+    options = {k: v for k, v in hero.items() if k != "bot"}
+    return partial(BOTS[str(hero.get("bot", "search"))], **options)
 
 
 STUDY = StudySpec(deals=2000, seed=FIRST_DEAL, against=("random", "closest", "smart"), plan=plan,
                   options={"bot": "the studied bot (default best: tuned)",
-                           "scale": "also closest vs random, for scale (default true)"})
+                           "scale": "also closest vs random, for scale (default true, false with compare)",
+                           "compare": "a JSON list of bot kinds (or {\"bot\": kind, option: value} objects) played "
+                                      "on the same deals against each opponent, each minus the first, paired deal by "
+                                      "deal: the field is --against, e.g. --against tuned (issue 37)"})
 
 
 def duel(bot: Callable[[int], Bot], opponent: Callable[[int], Bot], deals: int, start: int,
