@@ -74,6 +74,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_PHRASE = "unknown_phrase"
     SLOW_DOWN = "slow_down"
     CHAT_OFF = "chat_off"
+    HINTS_OFF = "hints_off"
     CHAT_TOO_LONG = "chat_too_long"
     BAD_REASON = "bad_reason"
     BAD_CHAT_LINE = "bad_chat_line"
@@ -149,6 +150,7 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.CHAT_OFF: ("这里只能用快捷语", "Only quick phrases here"),
     ErrorCode.CHAT_TOO_LONG: ("这句话太长了", "That message is too long"),
     ErrorCode.BAD_REASON: ("请说明举报原因", "Say why you report"),
+    ErrorCode.HINTS_OFF: ("计分局不提供提示", "No hints at a rated table"),
     ErrorCode.BAD_CHAT_LINE: ("引用的聊天内容不是这个座位在这张桌上说的",
                               "That chat line was not said at this seat here"),
     ErrorCode.TOO_MANY_REPORTS: ("举报太多，请等管理员处理", "Too many reports waiting for the hosts"),

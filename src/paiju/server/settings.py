@@ -111,6 +111,12 @@ class Settings:
     the hosts (scores/signals.py)."""
     chat_max_length: int = 0
     """Free-text chat at tables: 0 is off (quick phrases only); otherwise the longest message, in characters."""
+    hints: bool = True
+    """提示: a hint button (the strong bot's choice for your seat) at tables that are not rated (issue 38)."""
+    hint_burst: int = 5
+    hint_every_seconds: float = 6.0
+    """Hints per player, over all their sockets and workers: ``hint_burst`` in any ``hint_burst *
+    hint_every_seconds`` seconds (5 in 30 s: a hint for most decisions of a careful learner, not a bot's feed)."""
     chat_filter_reload_seconds: float = 10.0
     """How old a worker's copy of the hosts' chat filter may be (the worker where it was changed reads it at
     once; the others within this)."""

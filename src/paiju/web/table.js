@@ -263,7 +263,21 @@ export function showTable(ctx, tableId, invite) {
         bubbles.add(msg);
         render();
         break;
+      case "hint": // the strong bot's choice for this decision (casual tables only): marked, never played for you
+        s.asking = false;
+        if (msg.seq === s.seq) {
+          s.hinted = msg;
+          const table = s.view?.table;
+          const controls = table && mySeat() != null ? classify(table, mySeat()) : null;
+          if (controls?.select && controls.selectActions.some((e) => e.action === msg.action)) {
+            markCards(table, mySeat(), msg.action); // selected, ready to send, and outlined as the hint
+            s.hintedCards = new Set(s.selection);
+          }
+        }
+        render();
+        break;
       case "error":
+        s.asking = false;
         ctx.toast(errorText(msg));
         render(); // the refused choice can be made again
         break;
@@ -636,6 +650,7 @@ export function showTable(ctx, tableId, invite) {
     if (controls.select) {
       el.classList.add("selectable");
       if (s.selection.has(index)) el.classList.add("selected");
+      if (s.hinted?.seq === s.seq && s.hintedCards?.has(index)) el.classList.add("hinted");
       el.setAttribute("role", "button");
       el.setAttribute("tabindex", inLoupe ? "-1" : "0");
       el.setAttribute("aria-pressed", s.selection.has(index) ? "true" : "false");
@@ -653,6 +668,7 @@ export function showTable(ctx, tableId, invite) {
     if (entry) {
       el.classList.add("playable");
       if (s.confirming?.action === entry.action) el.classList.add("confirming");
+      if (s.hinted?.seq === s.seq && s.hinted.action === entry.action) el.classList.add("hinted");
       el.setAttribute("role", "button");
       el.setAttribute("tabindex", inLoupe ? "-1" : "0");
       el.dataset.action = entry.action;
@@ -757,6 +773,14 @@ export function showTable(ctx, tableId, invite) {
 
     const parts = [];
     if (mineDecides) parts.push(claimPrompt(style));
+    const hinted = s.hinted && s.hinted.seq === s.seq ? s.hinted : null;
+    if (mineDecides && s.info?.hints) {
+      parts.push(h("div", { class: "hint-bar" },
+        h("button", { class: "small", id: "ask-hint", disabled: s.asking || !!hinted, title: t("ask_hint_title"),
+          onclick: () => { if (send({ type: "hint" })) { s.asking = true; render(); } } }, t("ask_hint")),
+        hinted ? h("span", { class: "hint-says", id: "hint-says", dataset: { action: hinted.action } },
+          richText(t("hint_says", { what: say(hinted) || hinted.action }), style)) : null));
+    }
     if (mineDecides && s.window === "pace") {
       parts.push(h("div", { class: "select-bar", id: "bid-hint" }, h("span", { class: "select-hint muted" }, t("bid_any_time"))));
     }
@@ -787,7 +811,8 @@ export function showTable(ctx, tableId, invite) {
     const many = controls.buttons.length > 12;
     parts.push(h("div", { class: ["actions", many ? "many" : null], role: "group" },
       controls.buttons.map((entry, k) => h("button", {
-        class: ["action", k === 0 && !many ? "first" : null], dataset: { action: entry.action },
+        class: ["action", k === 0 && !many ? "first" : null, hinted?.action === entry.action ? "hinted" : null],
+        dataset: { action: entry.action },
         title: entry.action, onclick: () => act(entry.action),
       }, k < 9 ? h("kbd", {}, String(k + 1)) : null, richText(say(entry) || entry.action, style)))));
 
@@ -810,19 +835,24 @@ export function showTable(ctx, tableId, invite) {
   }
 
   function hint(table, mine, controls) {
-    const hand = table.seats?.[mine]?.hand || [];
     const list = controls.selectActions;
     if (!list.length) return;
     const entry = list[s.hintIndex % list.length];
     s.hintIndex += 1;
+    markCards(table, mine, entry.action);
+    render();
+  }
+
+  /** Select the cards of `action` in my hand (the selection shown before sending). */
+  function markCards(table, mine, action) {
+    const hand = table.seats?.[mine]?.hand || [];
     s.selection.clear();
     s.confirming = null;
     const used = new Set();
-    for (const c of cardsInAction(entry.action, table.card_style)) {
+    for (const c of cardsInAction(action, table.card_style)) {
       const k = hand.findIndex((x, idx) => x === c && !used.has(idx));
       if (k >= 0) { used.add(k); s.selection.add(k); }
     }
-    render();
   }
 
   function renderScoreboard() {

@@ -29,6 +29,7 @@ from ..lobby.quick import QuickMatch
 from ..people.accounts import Accounts, SessionStore
 from ..people.moderation import Moderation
 from ..room.bots import BotFactory, default_bot_factory
+from ..room.hints import Hints
 from ..room.room import Room
 from ..room.talk import Talk
 from ..scores import scoring, signals
@@ -159,6 +160,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         app.state.quick = quick = QuickMatch(room)
         app.state.talk = Talk(settings, cluster.limit if isinstance(cluster, RedisCluster) else None,
                               words=moderation.chat_filter)
+        app.state.hints = Hints(settings, cluster.limit if isinstance(cluster, RedisCluster) else None)
         # every lobby command on a table, run the same at its owner whichever worker the request reached
         app.state.commands = commands = {**SEAT_COMMANDS, **routes_host.table_commands(moderation),
                                          **routes_history.rematch_commands(app.state.rematches),
@@ -169,7 +171,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
             cluster.after_takeover = lambda: routes_history.book_pending(room)  # as at a start, at a takeover
         await room.restore(rows)
         await cluster.start(room, lambda table, conn, text: handle_message(table, conn, text, app.state.talk,
-                                                                    settings.max_json_depth), commands)
+                                                                    settings.max_json_depth, app.state.hints),
+                            commands)
         booking = asyncio.get_running_loop().create_task(routes_history.book_pending(room))
         expiring = asyncio.get_running_loop().create_task(room.expire_forever())
         purging = asyncio.get_running_loop().create_task(  # addresses kept at most 30 days (docs/server.md)

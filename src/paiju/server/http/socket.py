@@ -20,6 +20,7 @@ from ..limits import Budget, Malformed, Sockets, Throttle, TooDeep, loads_limite
 from ..people.accounts import token_hash
 from ..people.auth import token_of
 from ..room.conn import Conn, dumps
+from ..room.hints import Hints
 from ..room.ownership import moved_frame, moved_reason
 from ..room.table import CardTable
 from ..room.talk import Talk
@@ -267,7 +268,8 @@ async def _serve_socket(ws: WebSocket, table: CardTable | None, player: Player |
                 relay.forward(text)
             else:
                 assert table is not None
-                await handle_message(table, conn, text, ws.app.state.talk, settings.max_json_depth)
+                await handle_message(table, conn, text, ws.app.state.talk, settings.max_json_depth,
+                                     ws.app.state.hints)
     except WebSocketDisconnect:
         pass
     finally:
@@ -282,7 +284,8 @@ async def _serve_socket(ws: WebSocket, table: CardTable | None, player: Player |
         await pump
 
 
-async def handle_message(table: CardTable, conn: Conn, text: str, talk: Talk, max_depth: int = 32) -> None:
+async def handle_message(table: CardTable, conn: Conn, text: str, talk: Talk, max_depth: int = 32,
+                         hints: Hints | None = None) -> None:
     try:
         msg = loads_limited(text, max_depth)
     except TooDeep as e:
@@ -335,6 +338,11 @@ async def handle_message(table: CardTable, conn: Conn, text: str, talk: Talk, ma
             await table.ready(conn)
         except RoomError as e:
             conn.send(_ws_error(e))
+    elif kind == "hint" and hints is not None:
+        try:
+            await hints.hint(table, conn)
+        except RoomError as e:
+            conn.send(_ws_error(e))
     elif kind in ("phrase", "chat"):
         try:
             if kind == "phrase":
@@ -346,6 +354,6 @@ async def handle_message(table: CardTable, conn: Conn, text: str, talk: Talk, ma
     else:
         conn.send(_ws_error(RoomError(ErrorCode.UNKNOWN_TYPE,
                                       f"unknown message type {kind!r}; known: act, autoplay, resume, ping, continue, "
-                                      "phrase, chat",
+                                      "phrase, chat, hint",
                                       zh=f"不认识的消息类型 {kind!r}；可用的有 act、autoplay、resume、ping、"
-                                         "continue、phrase、chat")))
+                                         "continue、phrase、chat、hint")))

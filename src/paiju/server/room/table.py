@@ -120,6 +120,7 @@ class CardTable(TableTurns):
                                                       "waiting": self._not_ready()},
             "number": row.number,
             "rated": self.rating(),
+            "hints": self.offers_hints,
             **self.notes,
         }
         if for_player is not None and row.private and (
@@ -141,6 +142,11 @@ class CardTable(TableTurns):
         if sum(1 for s in self.seats if s.bot is not None) > self.settings.rated_bots:
             return "casual"
         return "open" if self.seats.empty() else "rated"
+
+    @property
+    def offers_hints(self) -> bool:
+        """提示 here (room/hints.py): never at a table that is, or would be, rated."""
+        return self.settings.hints and self.rating() != "rated"
 
     def check_invite(self, player: Player | None, invite: str | None) -> None:
         row = self.row
