@@ -124,6 +124,9 @@ function drawSeat(view, seat, i, style, where, opts) {
     info?.player ? avatar(info.player.id, 20, info.player.nickname) : null,
     h("span", { class: "seat-name" }, seatLabel(opts.seats, i)),
     seatBadges(info, { role: seat.role && say(seat.role) ? seat.role : null, isMe }),
+    opts.handOver ? winningCards(view.table.last_result).filter((w) => w.seat === i).map((w) => h("span", {
+      class: "won-with-chip", dataset: { card: w.card }, title: t("won_with", { name: seatLabel(opts.seats, i) }),
+    }, t("won_with_short"), renderCard(w.card, style, { size: "sm", extra: "won-with" }))) : null,
     isMe && opts.onAutoplay && info?.player && (!info.replaced || info.replaced === "autoplay")
       ? h("button", { class: ["small", "autoplay-toggle", info.replaced === "autoplay" ? "on" : null], id: "autoplay",
         "aria-pressed": info.replaced === "autoplay" ? "true" : "false",
@@ -205,10 +208,25 @@ function drawTrick(view, trick, style, pos, opts) {
       }, trick.kind === "last" ? t("hide_last_trick") : t("last_trick")) : null));
 }
 
+/**
+ * The tile or card that won a hand (issue 38), per winner: `[{seat, card}]` — 滑水's `wins[].tile` (the
+ * discard won on, or the self-drawn tile; several winners of one discard each), 偎麻雀's `win.win_card` with
+ * `winner`.  Empty where no single card wins (水鱼 compares hands; 升级 is won on points over many tricks).
+ */
+export function winningCards(last) {
+  if (Array.isArray(last?.wins)) return last.wins.filter((w) => w.tile).map((w) => ({ seat: w.seat, card: w.tile }));
+  if (last?.win?.win_card && typeof last.winner === "number") return [{ seat: last.winner, card: last.win.win_card }];
+  return [];
+}
+
 // The winners' tiles, when the result carries them: `reveal: [{seat, cards, groups?}]` (the proposed shape),
-// or 滑水's `wins: [{seat, hand, melds}]` ("555m" per meld).
+// 滑水's `wins: [{seat, hand, melds}]` ("555m" per meld), or 偎麻雀's `win.groups` (the winning group is
+// `win.win_group`).
 function revealed(last) {
   if (Array.isArray(last?.reveal)) return last.reveal;
+  if (Array.isArray(last?.win?.groups) && typeof last.winner === "number") {
+    return [{ seat: last.winner, cards: [], groups: last.win.groups.map((g) => ({ cards: g.cards || [] })) }];
+  }
   if (!Array.isArray(last?.wins)) return [];
   return last.wins.filter((w) => Array.isArray(w.hand)).map((w) => ({
     seat: w.seat, cards: w.hand,
@@ -222,13 +240,28 @@ function revealed(last) {
 /** The winners' hands of a result, or null when it shows none. */
 export function resultReveal(last, { seats, style }) {
   const shown = revealed(last);
-  if (!shown.length) return null;
+  const won = winningCards(last);
+  if (!shown.length && !won.length) return null;
   return h("div", { class: "result-reveal", id: "result-reveal" },
-    h("h3", {}, t("reveal_title")),
-    shown.map((r) => h("div", { class: "reveal-row", dataset: { seat: r.seat } },
-      h("span", { class: "reveal-name" }, seatLabel(seats, r.seat)),
-      (r.groups || []).map((g) => h("span", { class: "group" }, renderCards(g.cards, style, { size: "sm" }))),
-      renderCards(r.cards, style, { size: "md" }))));
+    won.length ? h("p", { class: "won-with-line", id: "won-with" }, won.map((w) => h("span", {
+      class: "won-with-item", dataset: { seat: String(w.seat), card: w.card },
+    }, t("won_with", { name: seatLabel(seats, w.seat) }), " ", renderCard(w.card, style, { size: "md", extra: "won-with" })))) : null,
+    shown.length ? h("h3", {}, t("reveal_title")) : null,
+    shown.map((r) => {
+      // the winning card, once, in its winner's revealed hand: the loose tiles first, else its group
+      const mark = won.find((w) => w.seat === r.seat)?.card;
+      let marked = false;
+      const cards = (codes, size) => h("span", { class: "cards" }, (codes || []).map((c) => {
+        const hit = !marked && c === mark;
+        if (hit) marked = true;
+        return renderCard(c, style, { size, extra: hit ? "won-with" : null });
+      }));
+      const loose = cards(r.cards, "md");
+      return h("div", { class: "reveal-row", dataset: { seat: r.seat } },
+        h("span", { class: "reveal-name" }, seatLabel(seats, r.seat)),
+        (r.groups || []).map((g) => h("span", { class: "group" }, cards(g.cards, "sm"))),
+        loose);
+    }));
 }
 
 /**

@@ -587,6 +587,7 @@ export function showTable(ctx, tableId, invite) {
       trick, previousTrick: tricks.previous(),
       onLastTrick: () => { tricks.showLast = trick?.kind !== "last"; render(); },
       onAutoplay: s.info?.status === "playing" ? (on) => send({ type: "autoplay", on }) : null,
+      handOver: !!s.info?.pause || !!s.view.finished, // the last result is this hand's: its winning card shows
     });
     return [
       s.info?.status === "closed" ? h("p", { class: "closed-banner", id: "closed-banner", role: "status" }, t("table_closed")) : null,

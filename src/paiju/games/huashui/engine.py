@@ -469,6 +469,7 @@ class HuashuiGame(HuashuiState):
         """Each winner is paid by the page's table (:func:`.rules.win_payment`); the hand's payments stand."""
         lines = list(self.hand_lines)
         detail = []
+        won_on = tile if tile >= 0 else self.last_drawn
         for w in winners:
             # a discarded or robbed winning tile stays in the discarder's river (several may win on it)
             if tile >= 0:
@@ -481,10 +482,9 @@ class HuashuiGame(HuashuiState):
             pay = win_payment(how, w, payer, dui_hu=dui, kong_draw=kong_draw, config=self.config)
             lines.append(view.win_line(w, payer, pay))
             detail.append({"seat": w, "how": how, "dui_hu": dui, "kong_draw": kong_draw, "amount": pay.amount,
-                           "hand": shown,
+                           "hand": shown, "tile": TILE_TEXT[won_on] if won_on is not None else None,
                            "melds": [TILE_TEXT[m[1]][0] * (3 if m[0] == PUNG else 4) + TILE_TEXT[m[1]][1]
                                      for m in self.melds[w]]})
-        won_on = tile if tile >= 0 else self.last_drawn
         events.append({"type": "win", "seats": winners, "how": how,
                        "tile": TILE_TEXT[won_on] if won_on is not None else None,
                        "from": payer if how != "self" else None,
