@@ -192,7 +192,8 @@ async def setup(bases: list[str], n_tables: int, games: list[tuple[str, dict[str
             game, config = games[i % len(games)]
             async with sem:
                 r = await post(at, "/api/tables", {"game": game, "config": config, "turn_seconds": 0,
-                                                   "claim_seconds": 0}, owners[i // TABLES_PER_OWNER])
+                                                   "claim_seconds": 0, "ready_seconds": 0},  # no 准备 to wait on
+                               owners[i // TABLES_PER_OWNER])
                 tid: str = r.json()["id"]
                 # a creator is seated at once (issue 33); an older revision's is not, and its leave is refused
                 await at.post(f"/api/tables/{tid}/leave", json={}, headers=owners[i // TABLES_PER_OWNER])

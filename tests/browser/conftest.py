@@ -154,8 +154,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                         claim_pause=0, quick_match_seconds=2.0,
                         address_limit_factor=100,  # every test browser is at 127.0.0.1, as players behind one carrier
                         allow_fixed_deals=True,  # scripted deals reach a 升级 bury or a 滑水 claim at once
-                        rated_bots=2)  # a match of two people and two bots books (test_browser_accounts); the
-                        # rated-and-casual test seats four people or marks its table casual
+                        # a match of two people and two bots books (test_browser_accounts); the rated-and-casual
+                        # test seats four people or marks its table casual
+                        rated_bots=2,
+                        ready_seconds=0)  # tables start when their creator says (test_browser_ready.py waits)
     try:
         with serve_room(create_app(settings), "card-room", ws_max_size=1 << 20) as url:
             yield url

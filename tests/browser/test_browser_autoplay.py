@@ -26,7 +26,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     registry.GAMES.setdefault("demo", f"{demo_game.__name__}:DemoGame")
     settings = Settings(data_dir=tmp_path_factory.mktemp("autoplay-room"), secret_key="browser-tests",
-                        turn_seconds=0.0, claim_seconds=0.0, bot_delay_seconds=1.0, grace_seconds=600.0)
+                        turn_seconds=0.0, claim_seconds=0.0, bot_delay_seconds=1.0, grace_seconds=600.0,
+                        ready_seconds=0)
     with serve_room(create_app(settings), "autoplay-room", proxy_headers=False) as url:
         yield url
 

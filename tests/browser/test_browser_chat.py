@@ -28,7 +28,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     data = tmp_path_factory.mktemp("chat-room")
     create_host(data, *HOST)
     settings = Settings(data_dir=data, secret_key="browser-tests", turn_seconds=15.0, claim_seconds=15.0,
-                        bot_delay_seconds=0.0, grace_seconds=600.0, chat_max_length=40, address_limit_factor=100)
+                        bot_delay_seconds=0.0, grace_seconds=600.0, chat_max_length=40, address_limit_factor=100,
+                        ready_seconds=0)
     with serve_room(create_app(settings), "chat-room", proxy_headers=False) as url:
         yield url
 

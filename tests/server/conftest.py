@@ -340,7 +340,9 @@ def fast_settings(tmp_path: Path, **changes: Any) -> Settings:
                     ws_messages_per_second_per_address=100_000.0,
                     # tests fill seats with bots for convenience and still expect bookings: their matches stay
                     # rated with up to 3 bots (the rated-and-casual tests set rated_bots=0, the room's default)
-                    rated_bots=3)
+                    rated_bots=3,
+                    # tables start when their creator says (the ready tests, test_server_ready.py, set it)
+                    ready_seconds=0)
     return base.with_(**changes)
 
 

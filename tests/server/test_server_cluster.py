@@ -72,7 +72,7 @@ class Worker:
         cmd = [PAIJU, "serve", "--port", str(self.port), "--data-dir", str(tmp / "data"), "--database-url", db_url,
                "--redis-url", redis_url, "--lease-seconds", str(LEASE), "--turn-seconds", "0", "--claim-seconds", "0",
                "--bot-delay", "0", "--next-hand-seconds", "0", "--claim-pause", "0", "--pace-seconds", "0",
-               "--address-limit-factor", "1000", "--log-level", "info", *args]
+               "--address-limit-factor", "1000", "--ready-seconds", "0", "--log-level", "info", *args]
         self.out = self.log.open("wb")
         self.proc = subprocess.Popen(cmd, env=env, stdout=self.out, stderr=subprocess.STDOUT)
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=10)

@@ -281,6 +281,8 @@ async def test_every_public_coroutine_of_a_table_takes_the_lock_itself(room: Roo
         "rename": lambda: table.rename(a.id, "A2"),
         "close_by_host": lambda: table.close_by_host({"by": "test"}),
         "set_rated": lambda: table.set_rated(a, False),
+        "press_ready": lambda: table.press_ready(a, True),
+        "kick_unready": lambda: table.kick_unready(a, 1),
     }
     assert public_coroutines() == set(calls), "a new public coroutine: add it here"
     table.lock = lock = CountingLock()

@@ -54,6 +54,9 @@ def register(app: typer.Typer) -> None:
             help="with --redis-url: a worker whose Redis connections are gone this long loses its tables at once "
                  "(a killed process); 0: only when its lease runs out")] = 1.0,
         turn_seconds: Annotated[float, typer.Option(help="default turn window")] = 20.0,
+        ready_seconds: Annotated[float, typer.Option(
+            help="准备: a table a person makes waits for everyone seated to press ready; someone not ready this "
+                 "long may be removed by the creator (0: tables start as their creator says)")] = 60.0,
         claim_seconds: Annotated[float, typer.Option(help="default claim window")] = 10.0,
         grace_seconds: Annotated[float, typer.Option(help="disconnection allowed before a bot takes over")] = 60.0,
         pace_seconds: Annotated[float, typer.Option(help="default length of a paced step (升级's deal)")] = 0.2,
@@ -140,6 +143,7 @@ def register(app: typer.Typer) -> None:
         settings = Settings(data_dir=data_dir, database_url=database_url, redis_url=redis_url or None,
                             redis_prefix=redis_prefix, lease_seconds=lease_seconds,
                             heartbeat_seconds=heartbeat_seconds, unheard_seconds=unheard_seconds,
+                            ready_seconds=ready_seconds,
                             secret_key=os.environ.get("PAIJU_SECRET_KEY") or None, turn_seconds=turn_seconds,
                             claim_seconds=claim_seconds, grace_seconds=grace_seconds,
                             pace_seconds=pace_seconds, next_hand_seconds=next_hand_seconds, claim_pause=claim_pause,

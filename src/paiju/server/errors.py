@@ -75,6 +75,10 @@ class ErrorCode(StrEnum):
     SLOW_DOWN = "slow_down"
     CHAT_OFF = "chat_off"
     HINTS_OFF = "hints_off"
+    NOT_READY = "not_ready"
+    IS_READY = "is_ready"
+    TOO_SOON = "too_soon"
+    KICKED = "kicked"
     CHAT_TOO_LONG = "chat_too_long"
     BAD_REASON = "bad_reason"
     BAD_CHAT_LINE = "bad_chat_line"
@@ -151,6 +155,10 @@ TEXTS: dict[ErrorCode, tuple[str, str]] = {
     ErrorCode.CHAT_TOO_LONG: ("这句话太长了", "That message is too long"),
     ErrorCode.BAD_REASON: ("请说明举报原因", "Say why you report"),
     ErrorCode.HINTS_OFF: ("计分局不提供提示", "No hints at a rated table"),
+    ErrorCode.NOT_READY: ("还有人没准备", "Not everyone has pressed ready"),
+    ErrorCode.IS_READY: ("对方已经准备了", "They have pressed ready"),
+    ErrorCode.TOO_SOON: ("对方还有时间准备", "They still have time to press ready"),
+    ErrorCode.KICKED: ("你被桌主请出了这张桌，稍后才能再坐下", "The creator removed you: you may sit here again later"),
     ErrorCode.BAD_CHAT_LINE: ("引用的聊天内容不是这个座位在这张桌上说的",
                               "That chat line was not said at this seat here"),
     ErrorCode.TOO_MANY_REPORTS: ("举报太多，请等管理员处理", "Too many reports waiting for the hosts"),

@@ -111,6 +111,13 @@ class Settings:
     the hosts (scores/signals.py)."""
     chat_max_length: int = 0
     """Free-text chat at tables: 0 is off (quick phrases only); otherwise the longest message, in characters."""
+    ready_seconds: float = 60.0
+    """准备: a table a person makes waits for every seated person's ready and starts when all have; someone
+    not ready this long after sitting down may be removed by the creator (a table's own ``ready_seconds``
+    wins; 0 here: no table waits for ready, the creator starts it as before).  Quick tables and rematches never
+    wait (room/waiting.py)."""
+    kick_ban_seconds: float = 600.0
+    """A person the creator removed may not sit at that table again for this long."""
     hints: bool = True
     """提示: a hint button (the strong bot's choice for your seat) at tables that are not rated (issue 38)."""
     hint_burst: int = 5

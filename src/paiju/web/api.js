@@ -130,6 +130,8 @@ export const api = {
   fillBots: (id, strength) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots`, strength ? { strength } : {}),
   removeBot: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/bots/remove`, { seat }),
   start: (id) => request("POST", `/api/tables/${encodeURIComponent(id)}/start`, {}),
+  ready: (id, ready) => request("POST", `/api/tables/${encodeURIComponent(id)}/ready`, { ready }),
+  kickUnready: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/kick`, { seat }),
   rules: (game, lang) => request("GET", `/api/rules/${encodeURIComponent(game)}?lang=${encodeURIComponent(lang)}`),
   rematch: (id, confirm) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { confirm }),
   session: () => request("GET", "/api/session"),

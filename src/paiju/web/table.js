@@ -529,10 +529,35 @@ export function showTable(ctx, tableId, invite) {
     el.textContent = s.conn === "open" ? "" : t(s.conn === "connecting" ? "connecting" : "reconnecting");
   }
 
+  // 准备 (issue 38): at a table that waits for ready, each person presses it; the creator may ask someone who
+  // has not, once their ready time is up, to leave.  The page redraws when the first such time comes.
+  function readyParts(x, mine, status) {
+    const rd = s.info?.ready;
+    if (!rd || status !== "waiting" || !x.player || x.bot) return [null, null];
+    const isReady = rd.seats.includes(x.seat);
+    const badge = isReady ? h("span", { class: "badge ready-badge", dataset: { seat: String(x.seat) } }, t("ready_badge")) : null;
+    if (x.seat === mine) {
+      return [badge, h("button", { class: ["small", isReady ? null : "primary"], id: "ready",
+        onclick: () => lobbyCall(() => api.ready(tableId, !isReady)) }, t(isReady ? "ready_undo" : "ready_press"))];
+    }
+    const me = player();
+    if (isReady || !me || s.info.owner !== me.id) return [badge, null];
+    const left = Math.ceil((rd.sat_at?.[String(x.seat)] ?? 0) + rd.seconds - Date.now() / 1000 - (s.clockOffset || 0));
+    if (left > 0) {
+      clearTimeout(s.kickTimer);
+      s.kickTimer = setTimeout(() => render(), Math.min(left, 60) * 1000);
+    }
+    return [badge, h("button", { class: "small kick-seat", dataset: { seat: String(x.seat) }, disabled: left > 0,
+      title: left > 0 ? t("kick_in", { s: left }) : null,
+      onclick: () => lobbyCall(() => api.kickUnready(tableId, x.seat)) }, left > 0 ? t("kick_in", { s: left }) : t("kick_unready"))];
+  }
+
   function renderWaiting() {
     const seats = s.info?.seats || [];
     const mine = mySeat();
     const full = seats.length > 0 && seats.every((x) => x.player || x.bot);
+    const rd = s.info?.ready;
+    const othersReady = !rd || seats.every((x) => !x.player || x.bot || x.seat === mine || rd.seats.includes(x.seat));
     const inviteUrl = s.info?.invite ? `${location.origin}/t/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(s.info.invite)}` : null;
     const status = s.info?.status || "waiting";
     const quick = status === "waiting" && s.info?.quick_deadline;
@@ -546,7 +571,8 @@ export function showTable(ctx, tableId, invite) {
         h("span", { class: ["seat-who", x.player ? "person" : x.bot ? "bot" : "empty"] },
           x.player ? avatar(x.player.id, 20, x.player.nickname) : null,
           x.player ? x.player.nickname : x.bot ? botName(x.seat) : t("empty_seat"),
-          seatBadges(x, { isMe: x.seat === mine })),
+          seatBadges(x, { isMe: x.seat === mine }), readyParts(x, mine, status)[0]),
+        readyParts(x, mine, status)[1],
         status !== "waiting" ? null
           : x.seat === mine ? h("button", { class: "small", onclick: () => lobbyCall(() => api.leave(tableId)) }, t("leave"))
             : x.bot ? h("button", { class: "small remove-bot", title: t("remove_bot"), "aria-label": t("remove_bot"),
@@ -569,8 +595,10 @@ export function showTable(ctx, tableId, invite) {
           t(`strength_${name}`)))),
         h("button", { id: "fill-bots", disabled: full,
           onclick: () => lobbyCall(() => api.fillBots(tableId, s.botStrength || "normal")) }, t("fill_bots")),
-        h("button", { id: "start", class: "primary", disabled: !full, title: full ? null : t("need_full"),
+        h("button", { id: "start", class: "primary", disabled: !full || !othersReady,
+          title: !full ? t("need_full") : othersReady ? null : t("need_ready"),
           onclick: () => lobbyCall(() => api.start(tableId)) }, t("start"))) : h("p", { class: "muted" }, t(`status_${status}`)),
+      rd && status === "waiting" ? h("p", { class: "muted small-print", id: "ready-hint" }, t("ready_hint", { s: rd.seconds })) : null,
       mine != null ? phraseBar(talk, send, render) : null,
     );
   }

@@ -222,6 +222,23 @@ async def list_tables(request: Request) -> Response:
     return Response(body, media_type="application/json")  # orjson: a page of 50 tables is ~40 KB
 
 
+def _ready_seconds(value: object, default: float) -> float:
+    """A table's ready time: 0 (it does not wait for ready) or 10 to 600 seconds; the room's by default."""
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float) or not (value == 0 or 10 <= value <= 600):
+        raise RoomError(ErrorCode.BAD_OPTION, "option 'ready_seconds' must be 0 (no ready) or 10 to 600", 422,
+                        zh="选项 'ready_seconds' 应为 0（不用准备）或 10 到 600")
+    return float(value)
+
+
+def _ready(data: dict[str, Any]) -> bool:
+    value = data.get("ready", True)
+    if not isinstance(value, bool):
+        raise RoomError(ErrorCode.BAD_OPTION, "ready must be true or false", 422, zh="ready 应为 true 或 false")
+    return value
+
+
 @api
 async def create_table(request: Request) -> Response:
     player = await require_player(request)
@@ -251,10 +268,14 @@ async def create_table(request: Request) -> Response:
         raise RoomError(ErrorCode.BAD_OPTION, f"option 'escape' must be one of {rules}", 422,
                         zh=f"选项 'escape' 应为 {rules} 之一")
     rated = _rated(data, default=True)
+    options = {name: data[name] for name in ROOM_OPTIONS if data.get(name) is not None}
+    wait = _ready_seconds(data.get("ready_seconds"), settings.ready_seconds)
+    if wait:
+        options["ready_seconds"] = wait
     table = await room_of(request).create_table(
         player, game, data.get("config"), turn_seconds=data.get("turn_seconds"),
         claim_seconds=data.get("claim_seconds"), private=private, rated=None if rated else False,
-        options={name: data[name] for name in ROOM_OPTIONS if data.get(name) is not None}, **fixed)
+        options=options, **fixed)
     await table.sit(player, 0)  # a table is made to play at: its creator sits in the first seat at once
     await limits.made_table(player.id, address)
     await room_of(request).db.run(lambda c: scoring.set_rule(c, table.id, escape))
@@ -351,9 +372,12 @@ SEAT_COMMANDS: dict[str, Command] = {
     "remove_bot": _invited(lambda player, table, data: table.remove_bot(player, _seat_number(data))),
     "start": _invited(lambda player, table, data: table.start(player)),
     "rated": _invited(lambda player, table, data: table.set_rated(player, _rated(data))),
+    "ready": _invited(lambda player, table, data: table.press_ready(player, _ready(data))),
+    "kick_unready": _invited(lambda player, table, data: table.kick_unready(player, _seat_number(data))),
 }
 """The seat commands, the same whether the request reached the table's owner or another worker asked it
 (cluster.py's calls)."""
 
-sit, leave, add_bots, remove_bot, start, set_rated = (
-    seat_command(name) for name in ("sit", "leave", "add_bots", "remove_bot", "start", "rated"))
+sit, leave, add_bots, remove_bot, start, set_rated, ready, kick_unready = (
+    seat_command(name) for name in ("sit", "leave", "add_bots", "remove_bot", "start", "rated", "ready",
+                                    "kick_unready"))

@@ -89,7 +89,7 @@ class Room:
     def room_option(self, name: str, value: Any) -> float:
         """A table's pace or pause between hands: seconds from 0 (none) to the server's bound."""
         bound = {"pace_seconds": self.settings.max_pace_seconds, "claim_pause": self.settings.max_pace_seconds,
-                 "next_hand_seconds": self.settings.max_window_seconds}.get(name)
+                 "next_hand_seconds": self.settings.max_window_seconds, "ready_seconds": 600.0}.get(name)
         if bound is None:
             raise RoomError(ErrorCode.BAD_OPTION, f"unknown table option {name!r}", 422, zh=f"没有桌面选项 {name!r}")
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= bound:

@@ -32,7 +32,8 @@ from .ownership import Cluster, moved_error
 from .search import SearchPool
 from .seats import AUTOPLAY, DISCONNECTED, KICKED, LEFT, Seats
 from .store import Move, StoreHooks, TableStore, replay_game
-from .turns import Pause, TableTurns
+from .turns import Pause
+from .waiting import TableWaiting
 
 log = logging.getLogger("paiju.server.room.table")
 
@@ -54,7 +55,7 @@ def _deadlines_of(row: TableRow, game: Game[Any]) -> Deadlines:
     return Deadlines(dict(row.deadlines), {s: game.window(s) for s in row.deadlines})
 
 
-class CardTable(TableTurns):
+class CardTable(TableWaiting):
     """A table: its stored row, the live game rebuilt from that row, and who is watching.
 
     Every public coroutine takes ``lock`` itself; no method needs its caller to hold it.  The public plain
@@ -90,6 +91,7 @@ class CardTable(TableTurns):
         self.sent: dict[int, str] = {}
         """The answer each seat's person sent that has not been applied yet (held in a window, or about to be):
         the stored move says whether the person chose it (``Move.person``, the ledger's idle-hand rule)."""
+        self._init_waiting()
 
     # ---- facts ---------------------------------------------------------------------------------------
     def spectators(self) -> int:
@@ -121,6 +123,7 @@ class CardTable(TableTurns):
             "number": row.number,
             "rated": self.rating(),
             "hints": self.offers_hints,
+            "ready": self.waiting_info(),
             **self.notes,
         }
         if for_player is not None and row.private and (
@@ -257,7 +260,9 @@ class CardTable(TableTurns):
     async def sit(self, player: Player, seat: int) -> None:
         async with self.lock:
             self._check_waiting("the game has started; seats cannot change now", "已经开局，不能再换座位")
+            self._check_not_kicked(player)
             changed = self.seats.sit(player, seat)
+            self._seated(changed)
             if changed:
                 self.active_at = self.settings.clock()
                 await self._save(changed)
@@ -270,7 +275,9 @@ class CardTable(TableTurns):
                 raise RoomError(ErrorCode.NOT_SEATED, "you have no seat at this table", 409, zh="你没有坐在这张桌")
             if self.status == "waiting":
                 self.active_at = self.settings.clock()
-                await self._save([self.seats.free(seat)])
+                freed = self.seats.free(seat)
+                self._seated([freed])
+                await self._save([freed])
                 self._broadcast_table()
             elif self.status == "playing":
                 await self._replace_with_bot(seat, LEFT)
@@ -307,23 +314,31 @@ class CardTable(TableTurns):
             if empty:
                 raise RoomError(ErrorCode.SEATS_EMPTY, f"seats {empty} are empty: take them or fill them with bots",
                                 409, zh=f"{'、'.join(map(str, empty))} 号位还空着：请入座或加机器人")
-            now = self.settings.clock()
-            self.row.status = "playing"
-            self.row.started_at = now
-            # rated only with a person in every seat (or all but rated_bots) at the start; bots that take a
-            # leaver's or a disconnected seat later change nothing (docs/server.md, "Rated and casual")
-            self.row.rated = self.row.rated is not False and self.bots_at_start() <= self.settings.rated_bots
-            self._open_windows(now)
-            self.deadlines = self._next_deadlines(now, acted=None)
-            await self.store.start(now, self.deadlines.at, self.row.rated)
-            self._broadcast_table()
-            self._broadcast_state("snapshot")
-            for s in self.seats.people():
-                if not self.watchers.connected(s.player_id):
-                    self._arm_grace(s.seat)
-            self._schedule()
-            if self.claim_until is not None:
-                await self._window_check()
+            waiting = [s for s in self.unready() if s != self.seat_of(player)] if self.needs_ready else []
+            if waiting:  # whoever starts is ready by starting; the others must have pressed it
+                raise RoomError(ErrorCode.NOT_READY, f"seats {waiting} have not pressed ready", 409,
+                                zh=f"{'、'.join(str(s + 1) for s in waiting)} 号位还没准备")
+            await self._begin()
+
+    async def _begin(self) -> None:
+        """Start the match now (the lock is held: ``start``, or the last ready pressed)."""
+        now = self.settings.clock()
+        self.row.status = "playing"
+        self.row.started_at = now
+        # rated only with a person in every seat (or all but rated_bots) at the start; bots that take a
+        # leaver's or a disconnected seat later change nothing (docs/server.md, "Rated and casual")
+        self.row.rated = self.row.rated is not False and self.bots_at_start() <= self.settings.rated_bots
+        self._open_windows(now)
+        self.deadlines = self._next_deadlines(now, acted=None)
+        await self.store.start(now, self.deadlines.at, self.row.rated)
+        self._broadcast_table()
+        self._broadcast_state("snapshot")
+        for s in self.seats.people():
+            if not self.watchers.connected(s.player_id):
+                self._arm_grace(s.seat)
+        self._schedule()
+        if self.claim_until is not None:
+            await self._window_check()
 
     async def set_rated(self, player: Player, rated: bool) -> None:
         """The creator marks a waiting table casual (``False``), or rated if people fill it (``True``): refused
@@ -524,7 +539,9 @@ class CardTable(TableTurns):
             if pid is None or s.replaced in (LEFT, KICKED):
                 return None
             if self.status == "waiting":
-                await self._save([self.seats.free(seat)])
+                freed = self.seats.free(seat)
+                self._seated([freed])
+                await self._save([freed])
                 self._broadcast_table()
                 self.watchers.to_player(pid, self._snapshot)
             elif self.status == "playing":
