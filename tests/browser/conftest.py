@@ -234,13 +234,17 @@ class Room:
         self.new_context = new_context
         self.script_errors: list[str] = []
 
-    def enter(self, nickname: str, **context_args: Any) -> Any:
+    def enter(self, nickname: str, guide: bool = False, **context_args: Any) -> Any:
+        """A new browser with a guest named ``nickname``; the first-game guide is off unless ``guide`` (it
+        would sit under the controls of every solo table; test_browser_guide.py turns it on)."""
         page = self.new_context(**context_args).new_page()
         page.on("pageerror", lambda e: self.script_errors.append(f"{nickname}: {e}"))
         # the room's Content-Security-Policy allows no inline script or style: a page that breaks it fails
         page.on("console", lambda m: self.script_errors.append(f"{nickname}: {m.text}")
                 if "Content Security Policy" in m.text else None)
         page.goto(self.base + "/")
+        if not guide:
+            page.evaluate("() => localStorage.setItem('paiju.guide', JSON.stringify({off: true}))")
         page.fill("#nickname", nickname)
         page.click(".nickname-form button[type=submit]")
         page.wait_for_selector(".lobby .game-tile")

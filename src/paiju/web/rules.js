@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { guideAgain } from "./guide.js";
 import { renderMarkdown, slug } from "./markdown.js";
 
 const cache = new Map(); // "game:lang" -> promise of the API's answer
@@ -55,7 +56,9 @@ export function showRules(ctx, game) {
     const box = h("div", { class: "card-panel rules-page" }, h("p", { class: "muted" }, t("connecting")));
     fill(ctx.main, h("div", { class: "rules-wrap" },
       h("button", { class: "link back", onclick: () => (history.length > 1 ? history.back() : ctx.navigate("/")) },
-        "‹ ", t("back_to_lobby")), box));
+        "‹ ", t("back_to_lobby")),
+      h("button", { class: "small", id: "guide-again", onclick: (e) => { guideAgain(game); e.target.textContent = t("guide_again_done"); } },
+        t("guide_again")), box));
     try {
       const body = await rulesBody(game, want);
       if (alive) fill(box, body);

@@ -12,6 +12,8 @@ import { addReportButtons, Bubbles, openReport, openSeries, phraseBar, phrases, 
 import { errorText, lang, listOf, t, tx, verbLabel } from "./i18n.js";
 import { flyAway, flyIn, lift, reducedMotion } from "./motion.js";
 import { avatar } from "./avatar.js";
+import { eventText } from "./events.js";
+import { guidePanel } from "./guide.js";
 import { botName, say, seatName, useSeats } from "./names.js";
 import { onPrefChange, pref, setPref } from "./prefs.js";
 import { ratedBadge } from "./rated.js";
@@ -621,6 +623,13 @@ export function showTable(ctx, tableId, invite) {
       s.info?.status === "closed" ? h("p", { class: "closed-banner", id: "closed-banner", role: "status" }, t("table_closed")) : null,
       board,
       renderControls(table, style, controls, mine), // right under your hand: nothing between them
+      guidePanel({
+        game: s.info?.game || "", rerender: render, finished: !!s.view.finished,
+        solo: mine != null && (s.info?.seats || []).every((x) => x.seat === mine || !x.player),
+        phase: table.phase ? say(table.phase) : "", deciding: s.legal.length > 0,
+        labels: s.legal.map((e) => say(e) || e.action),
+        happened: s.log.length ? eventText(s.log[s.log.length - 1]) : "",
+      }),
       mine != null && s.info?.status !== "closed" ? phraseBar(talk, send, render) : null,
       renderScoreboard(),
       renderLog(style),
