@@ -30,7 +30,7 @@ from paiju.bots.study import DecisionClock, StudyArgs, StudySpec, Summary, decis
 from .bots import OddsBot, odds_tables
 from .config import ShuiyuConfig
 from .engine import ShuiyuGame
-from .exploit import HABITS, ExploitBot
+from .exploit import HABITS, MIX, ExploitBot
 
 DEAL_SEED = 10_000
 SELFPLAY_SEED = 20_000
@@ -133,7 +133,8 @@ class HabitDeal(NamedTuple):
 
 HEROES = ("odds", "oracle", "exploit")
 """The heroes a habit field is played against: the odds bot, the oracle (the exploiter told the habit: the
-best-response ceiling) and the exploiter (reading the habit from the table)."""
+best-response ceiling) and the exploiter (reading the habit from the table); ``-o mixbr=1`` adds ``mixbr``, the
+best response to the mix's banker whatever the field (what the ceilings owe to the mix itself)."""
 
 
 def _habit_match(deal: int, seat: int, habit: str | None, hero: str) -> tuple[float, int]:
@@ -144,8 +145,8 @@ def _habit_match(deal: int, seat: int, habit: str | None, hero: str) -> tuple[fl
     me: OddsBot | None = None
     for s in range(g.num_seats):
         if s == seat:
-            me = OddsBot(deal * 31 + s) if hero == "odds" else \
-                ExploitBot(deal * 31 + s, known=habit if hero == "oracle" else None)
+            known = {"oracle": habit, "mixbr": MIX}.get(hero)
+            me = OddsBot(deal * 31 + s) if hero == "odds" else ExploitBot(deal * 31 + s, known=known)
             bots.append(me)
         else:
             bot: Bot = OddsBot(deal * 31 + s)
@@ -160,7 +161,7 @@ def play_habits(deal: int, habits: Sequence[str], heroes: Sequence[str], normal:
     exploited: dict[str, int] = {}
     fields: list[tuple[str, str | None, Sequence[str]]] = [(h, h, heroes) for h in habits]
     if normal:
-        fields.append(("normal", None, ("odds", "exploit")))
+        fields.append(("normal", None, ("odds", *(h for h in heroes if h != "oracle"))))
     for name, habit, kinds in fields:
         row = scores.setdefault(name, {})
         for hero in kinds:
@@ -187,6 +188,8 @@ def habits_summary(deals: Sequence[HabitDeal]) -> Summary:
             row["exploited_decisions"] = sum(d.exploited.get(name, 0) for d in deals)
             if "oracle" in got[0] and row["ceiling"]["mean"]:
                 row["share"] = row["capture"]["mean"] / row["ceiling"]["mean"]
+        if "mixbr" in got[0]:
+            row["mixbr_gain"] = interval([g["mixbr"] - g["odds"] for g in got])
         rows.append(row)
     return {"deals": len(deals), "unit": "drinks per round, the hero's seat, paired by deal (4 seats a deal)",
             "rows": rows}
@@ -348,8 +351,10 @@ def plan(args: StudyArgs) -> Work[Job, Outcome, Summary]:
                                    "calls": table}
         return summary
 
-    play = partial(play_job, hero=hero, habits=habits, heroes=HEROES if exploit else ("odds", "oracle"),
-                   normal=bool(exploit))
+    heroes = HEROES if exploit else ("odds", "oracle")
+    if args.options.get("mixbr"):
+        heroes = (*heroes, "mixbr")
+    play = partial(play_job, hero=hero, habits=habits, heroes=heroes, normal=bool(exploit or "mixbr" in heroes))
     return Work(play=play, jobs=jobs, merge=merge, prepare=odds_tables)
 
 
@@ -362,5 +367,6 @@ STUDY = StudySpec(deals=1250, seed=0, against=("random", "biggest_head"), plan=p
                                        "the odds bot and the oracle best response in each seat, paired",
                            "exploit": "as ceilings, with the exploiter too, and the exploiter against the normal "
                                       "field (three odds bots)",
+                           "mixbr": "1: also the best response to the mix's banker in every field (and the normal one)",
                            "habits": "the habit fields for ceilings/exploit, comma-separated (default: all)"},
                   prepare_bots=prepare_bots)
