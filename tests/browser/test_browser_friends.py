@@ -190,7 +190,7 @@ def test_a_host_handles_a_report_and_a_player_downloads_their_data(room: Any, ar
 
     bo.goto(f"{room.base}/")  # a player who is no host sees no host page
     bo.goto(f"{room.base}/host")
-    assert "管理员" in bo.locator("#host-error").inner_text()
+    bo.wait_for_selector("#host-error:has-text('管理员')")  # after the refused load (not "connecting…")
 
     ada.goto(f"{room.base}/me")
     ada.wait_for_selector('#profile-name:has-text("玩家甲")')  # renamed everywhere
