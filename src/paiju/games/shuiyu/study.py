@@ -14,6 +14,11 @@ calls say about its hand in N matches of self-play.
 ``-o probe=N`` adds the exploitability probe (``--against ''`` runs it alone): on N deals, every one-rule
 deviation of :data:`DEVIATIONS` plays each seat against three default bots, scored against the default bot in
 that seat on the same deal with the same bot seeds (docs/bots/shuiyu.md, *Exploitability probe*).
+
+``-o ceilings=N`` plays N deals of every habit field (three copies of one probe deviation, ``-o habits=`` picks
+them) with the odds bot and the oracle best response in each seat in turn: the best-response ceilings;
+``-o exploit=N`` adds the exploiter, and the normal field; ``-o mixbr=1`` the best response to the mix's banker
+(docs/bots/shuiyu.md, *Habit players' ceilings and the exploiter*).
 """
 
 from __future__ import annotations
