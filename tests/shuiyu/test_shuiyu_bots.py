@@ -78,7 +78,7 @@ def test_odds_bot_forces_only_what_survives_the_bankers_split() -> None:
 
 
 def test_bots_are_registered_strongest_first() -> None:
-    assert list(BOTS) == ["odds", "biggest_head", "easy", "exploit"]
+    assert list(BOTS) == ["odds", "biggest_head", "easy"]
 
 
 def test_bots_play_legal_moves_to_the_end() -> None:
