@@ -9,8 +9,7 @@ from typing import Any
 
 from paiju.bots import play_out
 from paiju.games.weimaque import WeimaqueGame
-from paiju.games.weimaque.bots import TunedBot
-from paiju.games.weimaque.search import SearchBot
+from paiju.games.weimaque.bots import SearchBot, TunedBot
 
 from .test_weimaque_engine import WAIT_BA, discard, make_deal, reach, shown
 
@@ -75,3 +74,17 @@ def test_plays_a_whole_match() -> None:
     game = WeimaqueGame.new(seed=700003)
     play_out(game, [SearchBot(0, worlds=3)] + [TunedBot(s) for s in range(1, 4)])
     assert game.finished
+
+
+def test_the_study_compares_kinds_paired_on_the_same_deals() -> None:
+    """``-o compare=``: each kind minus the first, deal by deal; the tuned bot against its own field scores 0."""
+    from paiju.bots.executor import execute, make_executor
+    from paiju.bots.study import StudyArgs
+    from paiju.games.weimaque.study import plan
+
+    work = plan(StudyArgs(2, 700010, ("tuned",), {"compare": ["tuned", "smart"]}))
+    with make_executor(1) as ex:
+        summary = execute(work, ex).summary
+    tuned, smart = summary["rows"]
+    assert [r["bot"] for r in summary["rows"]] == ["tuned", "smart"] and tuned["mean"] == 0.0
+    assert summary["paired"][0]["minus"] == "tuned" and summary["paired"][0]["mean"] == smart["mean"]
