@@ -22,13 +22,15 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from paiju.core import registry
+
 from .. import storage as st
 from ..cluster.redis_cluster import Cluster, RedisCluster
 from ..limits import Budget, Limits, Sockets, Throttle
 from ..lobby.quick import QuickMatch
 from ..people.accounts import Accounts, SessionStore
 from ..people.moderation import Moderation
-from ..room.bots import BotFactory, default_bot_factory
+from ..room.bots import BotFactory, default_bot_factory, warm_bots
 from ..room.hints import Hints
 from ..room.room import Room
 from ..room.talk import Talk
@@ -176,6 +178,8 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
                                                                     settings.max_json_depth, app.state.hints),
                             commands)
         booking = asyncio.get_running_loop().create_task(routes_history.book_pending(room))
+        warming = asyncio.get_running_loop().create_task(  # bots' lazily built tables, off the loop (bots.py)
+            asyncio.to_thread(warm_bots, room.bot_factory, registry.game_names()))
         expiring = asyncio.get_running_loop().create_task(room.expire_forever())
         purging = asyncio.get_running_loop().create_task(  # addresses kept at most 30 days (docs/server.md)
             signals.purge_forever(db, settings.clock, settings.address_purge_seconds))
@@ -184,7 +188,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
         try:
             yield
         finally:
-            for task in (booking, expiring, purging):
+            for task in (booking, expiring, purging, warming):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
