@@ -66,7 +66,7 @@ def test_a_signed_line_is_real_only_as_said() -> None:
     for args in (("other", "t1", 0, "p1", 12.5, "hello"), ("key", "t2", 0, "p1", 12.5, "hello"),
                  ("key", "t1", 1, "p1", 12.5, "hello"), ("key", "t1", 0, "p2", 12.5, "hello"),
                  ("key", "t1", 0, "p1", 12.6, "hello"), ("key", "t1", 0, "p1", 12.5, "hellO")):
-        assert not line_is_real(*args, sig), args  # type: ignore[arg-type]
+        assert not line_is_real(*args, sig), args
     assert not line_is_real("key", "t1", 0, "p1", "12.5", "hello", sig)
     assert not line_is_real("key", "t1", 0, "p1", 12.5, "hello", None)
 
