@@ -179,7 +179,7 @@ def create_app(settings: Settings | None = None, *, bot_factory: BotFactory | No
                             commands)
         booking = asyncio.get_running_loop().create_task(routes_history.book_pending(room))
         warming = asyncio.get_running_loop().create_task(  # bots' lazily built tables, off the loop (bots.py)
-            asyncio.to_thread(warm_bots, room.bot_factory, registry.game_names()))
+            asyncio.to_thread(warm_bots, registry.game_names()))
         expiring = asyncio.get_running_loop().create_task(room.expire_forever())
         purging = asyncio.get_running_loop().create_task(  # addresses kept at most 30 days (docs/server.md)
             signals.purge_forever(db, settings.clock, settings.address_purge_seconds))

@@ -88,10 +88,13 @@ def default_bot_factory(game: str, kind: str, seed: int) -> Bot:
         return RandomBot(seed)
 
 
-def warm_bots(factory: BotFactory, games: Iterable[str]) -> None:
-    """Each game's normal bot makes one decision on a fresh game, on a thread at the room's start: tables a bot
-    builds on first use (水鱼's odds, 0.7 s) are built once here, and not by the first dozen tables' bots at once
-    (sixteen seats building them together took 3.8 s each: bench_strong_bots.py --game shuiyu)."""
+def warm_bots(games: Iterable[str]) -> None:
+    """Each game's own normal bot makes one decision on a fresh game, on a thread at the room's start: tables a
+    bot builds on first use (水鱼's odds, 0.7 s) are built once here, and not by the first dozen tables' bots at
+    once (sixteen seats building them together took 3.8 s each: bench_strong_bots.py --game shuiyu).  The game's
+    own bot, not the room's factory: a factory's bots may keep state (tests count their calls), the tables are
+    the module's."""
+    from paiju.bots import get_bot
     from paiju.core import get_game
 
     for name in games:
@@ -99,7 +102,7 @@ def warm_bots(factory: BotFactory, games: Iterable[str]) -> None:
             cls = get_game(name)
             game = cls(cls.config_class(), 0)
             seat = game.to_move()[0]
-            factory(name, strengths_of(name)[NORMAL], 0).act(game.view(seat), game.legal_actions(seat))
+            get_bot(name, strengths_of(name)[NORMAL], 0).act(game.view(seat), game.legal_actions(seat))
         except Exception:  # a game without bots, or one that cannot start alone: its first table warms it
             log.debug("no warm-up for %s's bots", name, exc_info=True)
 
