@@ -328,7 +328,7 @@ def test_a_killed_worker_is_noticed_long_before_its_lease_runs_out_and_a_frozen_
     """A killed process's connections close with it, so its inbox goes unheard and its lease is ended within
     ``--unheard-seconds``; a frozen one (SIGSTOP: a full garbage collection or a starved loop, only longer)
     keeps its connections and so its tables for the whole lease."""
-    a, b = cluster(2, None, "--bot-delay", "0.05", "--lease-seconds", "20")
+    a, b = cluster(2, None, "--bot-delay", "0.05", "--lease-seconds", "20", "--unheard-seconds", "1")
     p = Client(cluster, a, "己")
     tid = p.ok(a, "/api/tables", {"game": "huashui", "config": {"hands": 64}})["id"]
     p.ok(a, f"/api/tables/{tid}/leave")

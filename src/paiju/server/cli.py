@@ -52,7 +52,7 @@ def register(app: typer.Typer) -> None:
             help="with --redis-url: how often a worker renews its lease and checks the others'")] = 0.5,
         unheard_seconds: Annotated[float, typer.Option(
             help="with --redis-url: a worker whose Redis connections are gone this long loses its tables at once "
-                 "(a killed process); 0: only when its lease runs out")] = 1.0,
+                 "(a killed process); 0 (default): only when its lease runs out (docs/server.md)")] = 0.0,
         turn_seconds: Annotated[float, typer.Option(help="default turn window")] = 20.0,
         ready_seconds: Annotated[float, typer.Option(
             help="准备: a table a person makes waits for everyone seated to press ready; someone not ready this "

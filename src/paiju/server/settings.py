@@ -200,11 +200,12 @@ class Settings:
     heartbeat_seconds: float = 0.5
     """How often a worker renews its lease and looks for workers whose lease has gone: a dead worker is noticed
     between ``lease_seconds - heartbeat_seconds`` and ``lease_seconds + heartbeat_seconds`` after its death."""
-    unheard_seconds: float = 1.0
+    unheard_seconds: float = 0.0
     """A worker whose Redis inbox has had no subscriber this long has its lease ended at once: a killed process's
     connections close with it, so it is noticed in about this plus a heartbeat, not a lease.  A worker that is
     only slow (loop lag, a full garbage collection) or stopped keeps its connections, so it keeps its lease.
-    0 leaves only the lease."""
+    0 (the default) leaves only the lease: with 1 s, a table taken over about a second after its owner's death
+    sometimes stalls for its reconnected player (docs/server.md; not understood yet)."""
     moving_retry_seconds: float = 0.5
     """The "try again" hint sent with a refusal while a table moves between workers (4503, 503 ``Retry-After``)."""
     moving_refusals_per_second_per_address: float = 20.0

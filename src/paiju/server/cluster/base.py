@@ -49,7 +49,7 @@ class ClusterBase(Cluster):
     """Batches in flight at once: while one batch's rows are read, the one before is being rebuilt."""
 
     def __init__(self, url: str, prefix: str = "paiju", lease_seconds: float = 3.0, call_seconds: float = 5.0,
-                 heartbeat_seconds: float | None = None, unheard_seconds: float = 1.0) -> None:
+                 heartbeat_seconds: float | None = None, unheard_seconds: float = 0.0) -> None:
         import redis.asyncio as aioredis  # the server extra
 
         self.url = url
