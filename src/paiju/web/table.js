@@ -568,13 +568,13 @@ export function showTable(ctx, tableId, invite) {
       s.info ? roomNumberBox(s.info, gameName(), shareUi) : null,
       quick ? h("p", { class: "quick-wait muted", id: "quick-wait" }, t("quick_wait_pre"),
         h("span", { id: "quick-countdown", dataset: { deadline: String(s.info.quick_deadline) } }), t("quick_wait_post")) : null,
-      h("ul", { class: "seat-list" }, seats.map((x) => h("li", { class: "seat-row", dataset: { seat: x.seat } },
+      h("ul", { class: "seat-list" }, seats.map((x) => [x, readyParts(x, mine, status)]).map(([x, [readyBadge, readyButton]]) => h("li", { class: "seat-row", dataset: { seat: x.seat } },
         h("span", { class: "seat-no" }, t("seat_n", { n: x.seat + 1 })),
         h("span", { class: ["seat-who", x.player ? "person" : x.bot ? "bot" : "empty"] },
           x.player ? avatar(x.player.id, 20, x.player.nickname) : null,
           x.player ? x.player.nickname : x.bot ? botName(x.seat) : t("empty_seat"),
-          seatBadges(x, { isMe: x.seat === mine }), readyParts(x, mine, status)[0]),
-        readyParts(x, mine, status)[1],
+          seatBadges(x, { isMe: x.seat === mine }), readyBadge),
+        readyButton,
         status !== "waiting" ? null
           : x.seat === mine ? h("button", { class: "small", onclick: () => lobbyCall(() => api.leave(tableId)) }, t("leave"))
             : x.bot ? h("button", { class: "small remove-bot", title: t("remove_bot"), "aria-label": t("remove_bot"),
